@@ -1,0 +1,207 @@
+//! Move generation on bitboards: mobility, flips, and a simple reference for tests.
+//!
+//! Everything here works on a pair of bitboards `(p, o)`: the discs of the side to move and
+//! of its opponent. Bit 0 is a1, bit 7 is h1, bit 63 is h8.
+
+/// All squares but columns a and h: the mask that stops horizontal wrap-around.
+const NOT_EDGE_COLUMNS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
+
+/// One fill step for one direction pair, four steps deep by doubling (Edax's method).
+#[inline(always)]
+fn moves_in_direction(p: u64, o: u64, shift: u32) -> u64 {
+    let s2 = shift * 2;
+    let mut fl = o & (p << shift);
+    let mut fr = o & (p >> shift);
+    fl |= o & (fl << shift);
+    fr |= o & (fr >> shift);
+    let pl = o & (o << shift);
+    let pr = o & (o >> shift);
+    fl |= pl & (fl << s2);
+    fr |= pr & (fr >> s2);
+    fl |= pl & (fl << s2);
+    fr |= pr & (fr >> s2);
+    (fl << shift) | (fr >> shift)
+}
+
+/// The legal moves of the side to move: empty squares that outflank at least one line.
+/// Branch-free.
+#[inline(always)]
+pub fn legal_moves(p: u64, o: u64) -> u64 {
+    let om = o & NOT_EDGE_COLUMNS;
+    let m = moves_in_direction(p, om, 1)
+        | moves_in_direction(p, o, 8)
+        | moves_in_direction(p, om, 7)
+        | moves_in_direction(p, om, 9);
+    m & !(p | o)
+}
+
+/// Rays from each square: `RAYS[d][sq]` is the set of squares strictly beyond `sq` in
+/// direction `d`. Directions 0..4 go towards higher indices (E, S, SW, SE), 4..8 towards
+/// lower ones (W, N, NE, NW).
+static RAYS: [[u64; 64]; 8] = make_rays();
+
+const DIRECTIONS: [(i32, i32); 8] = [
+    (1, 0),
+    (0, 1),
+    (-1, 1),
+    (1, 1),
+    (-1, 0),
+    (0, -1),
+    (1, -1),
+    (-1, -1),
+];
+
+const fn make_rays() -> [[u64; 64]; 8] {
+    let mut rays = [[0u64; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let (dx, dy) = DIRECTIONS[d];
+        let mut sq = 0;
+        while sq < 64 {
+            let mut x = (sq % 8) as i32 + dx;
+            let mut y = (sq / 8) as i32 + dy;
+            let mut m = 0u64;
+            while x >= 0 && x < 8 && y >= 0 && y < 8 {
+                m |= 1u64 << (y * 8 + x);
+                x += dx;
+                y += dy;
+            }
+            rays[d][sq] = m;
+            sq += 1;
+        }
+        d += 1;
+    }
+    rays
+}
+
+/// Flips along a ray that runs towards higher bit indices.
+#[inline(always)]
+fn flips_up(p: u64, o: u64, ray: u64) -> u64 {
+    let x = !o & ray;
+    let first = x & x.wrapping_neg();
+    let f = first.wrapping_sub(1) & ray;
+    f & 0u64.wrapping_sub(((first & p) != 0) as u64)
+}
+
+/// Flips along a ray that runs towards lower bit indices.
+#[inline(always)]
+fn flips_down(p: u64, o: u64, ray: u64) -> u64 {
+    let x = (!o & ray) | 1;
+    let first = (1u64 << 63) >> x.leading_zeros();
+    let f = ray & !((first << 1).wrapping_sub(1));
+    f & 0u64.wrapping_sub(((first & p & ray) != 0) as u64)
+}
+
+/// The discs flipped when the side to move plays on the empty square `sq` (0..64).
+/// Zero when the move is illegal.
+#[inline(always)]
+pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
+    flips_up(p, o, RAYS[0][sq])
+        | flips_up(p, o, RAYS[1][sq])
+        | flips_up(p, o, RAYS[2][sq])
+        | flips_up(p, o, RAYS[3][sq])
+        | flips_down(p, o, RAYS[4][sq])
+        | flips_down(p, o, RAYS[5][sq])
+        | flips_down(p, o, RAYS[6][sq])
+        | flips_down(p, o, RAYS[7][sq])
+}
+
+/// Reference implementation of [`flips`]: walks each of the 8 directions square by square.
+/// Slow and obvious; the fast versions are tested against it.
+pub fn flips_reference(p: u64, o: u64, sq: usize) -> u64 {
+    if (p | o) >> sq & 1 != 0 {
+        return 0;
+    }
+    let mut all = 0;
+    for (dx, dy) in DIRECTIONS {
+        let mut x = (sq % 8) as i32 + dx;
+        let mut y = (sq / 8) as i32 + dy;
+        let mut line = 0u64;
+        while (0..8).contains(&x) && (0..8).contains(&y) {
+            let b = 1u64 << (y * 8 + x);
+            if o & b != 0 {
+                line |= b;
+            } else {
+                if p & b != 0 {
+                    all |= line;
+                }
+                break;
+            }
+            x += dx;
+            y += dy;
+        }
+    }
+    all
+}
+
+/// Reference implementation of [`legal_moves`]: every empty square with a non-zero
+/// [`flips_reference`].
+pub fn legal_moves_reference(p: u64, o: u64) -> u64 {
+    (0..64)
+        .filter(|&sq| flips_reference(p, o, sq) != 0)
+        .fold(0, |m, sq| m | 1u64 << sq)
+}
+
+/// Squares adjacent (in the 8 directions) to any square of `x`.
+#[inline(always)]
+pub fn neighbours(x: u64) -> u64 {
+    let h = ((x >> 1) & 0x7F7F_7F7F_7F7F_7F7F) | ((x << 1) & 0xFEFE_FEFE_FEFE_FEFE);
+    let hx = x | h;
+    h | (hx << 8) | (hx >> 8)
+}
+
+/// Potential mobility: empty squares next to an opponent disc.
+#[inline(always)]
+pub fn potential_moves(p: u64, o: u64) -> u64 {
+    neighbours(o) & !(p | o)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START_P: u64 = (1 << 28) | (1 << 35); // e4 and d5: black
+    const START_O: u64 = (1 << 27) | (1 << 36); // d4 and e5: white
+
+    #[test]
+    fn start_moves() {
+        let m = legal_moves(START_P, START_O);
+        // d3, c4, f5, e6
+        let expect = (1 << 19) | (1 << 26) | (1 << 37) | (1 << 44);
+        assert_eq!(m, expect);
+        assert_eq!(legal_moves_reference(START_P, START_O), expect);
+    }
+
+    #[test]
+    fn flips_match_reference_on_a_pseudo_random_sample() {
+        let mut s = 0x1234_5678_9ABC_DEF0u64;
+        for _ in 0..20_000 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            let a = s;
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            let p = a & s;
+            let o = a & !s;
+            for sq in 0..64 {
+                if (p | o) >> sq & 1 == 0 {
+                    assert_eq!(
+                        flips(p, o, sq),
+                        flips_reference(p, o, sq),
+                        "{p:x} {o:x} {sq}"
+                    );
+                }
+            }
+            assert_eq!(legal_moves(p, o), legal_moves_reference(p, o));
+        }
+    }
+
+    #[test]
+    fn neighbours_do_not_wrap() {
+        assert_eq!(neighbours(1), 0x302);
+        assert_eq!(neighbours(1 << 7), 0xC040);
+        assert_eq!(neighbours(1 << 63), 0x40C0_0000_0000_0000);
+    }
+}

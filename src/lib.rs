@@ -7,6 +7,7 @@
 //! - [`game`]: a game with history, passes and undo.
 
 pub mod board;
+pub mod cli;
 pub mod game;
 pub mod perft;
 

@@ -5,11 +5,15 @@
 //! - [`board`]: bitboards, moves, flips, symmetry, hashing.
 //! - [`perft`]: move-generation counts.
 //! - [`game`]: a game with history, passes and undo.
+//! - [`notation`]: board strings, transcripts, OBF, GGF and WTHOR, read and written.
 
 pub mod board;
 pub mod cli;
+pub mod eval;
 pub mod game;
+pub mod notation;
 pub mod perft;
+pub mod search;
 
 pub use board::{Board, Color, Move, Position, Square};
 pub use game::Game;

@@ -6,6 +6,7 @@
 
 mod moves;
 mod square;
+mod stability;
 mod symmetry;
 
 use std::fmt;
@@ -14,6 +15,7 @@ pub use moves::{
     flips, flips_reference, legal_moves, legal_moves_reference, neighbours, potential_moves,
 };
 pub use square::{Square, SquareError, Squares};
+pub use stability::stable_discs;
 pub use symmetry::{Symmetry, transform};
 
 /// A disc colour, also used for the side to move.

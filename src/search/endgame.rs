@@ -1,0 +1,224 @@
+//! The exact endgame solver: the final disc difference with perfect play.
+//!
+//! - 1 empty: only the flip count is needed.
+//! - up to [`SHALLOW_EMPTIES`]: no move generation and no hash; the empties are tried in
+//!   parity order (squares of regions with an odd number of empties first).
+//! - deeper: move generation, fastest-first ordering (fewest replies for the opponent),
+//!   the transposition table, a stability cutoff, and parallel splits (Young Brothers Wait).
+//!
+//! Scores are fail-soft: below `alpha` an upper bound, above `beta` a lower bound.
+
+use super::context::Searcher;
+use super::tt::NO_MOVE;
+use crate::board::{Board, flips, legal_moves, stable_discs};
+
+/// At or below this many empties the solver uses its no-hash, no-movegen code.
+pub const SHALLOW_EMPTIES: u32 = 6;
+
+/// From this many empties on, positions go through the transposition table.
+const HASH_EMPTIES: u32 = 10;
+
+/// From this many empties on, a node may be split between threads.
+pub const SPLIT_EMPTIES: u32 = 14;
+
+/// The four quadrants, for parity.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+/// Corners.
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// Empties in quadrants holding an odd number of empties.
+#[inline(always)]
+fn odd_quadrants(empties: u64) -> u64 {
+    let mut m = 0;
+    for q in QUADRANTS {
+        if (empties & q).count_ones() & 1 == 1 {
+            m |= q;
+        }
+    }
+    m & empties
+}
+
+/// Final score of a full (or blocked) board: empties go to the winner.
+#[inline(always)]
+fn final_score(p: u64, o: u64) -> i32 {
+    Board::new(p, o).final_score()
+}
+
+/// Score when exactly one square `sq` is empty.
+#[inline(always)]
+fn last_empty(p: u64, o: u64, sq: usize) -> i32 {
+    let pc = p.count_ones() as i32;
+    let f = flips(p, o, sq).count_ones() as i32;
+    if f > 0 {
+        return 2 * (pc + f + 1) - 64;
+    }
+    let f2 = flips(o, p, sq).count_ones() as i32;
+    if f2 > 0 {
+        return 2 * (pc - f2) - 64;
+    }
+    let diff = 2 * pc - 63;
+    if diff > 0 { diff + 1 } else { diff - 1 }
+}
+
+/// True when the side to move (`p`) has a move on one of `empties`.
+#[inline(always)]
+fn has_move(p: u64, o: u64, empties: u64) -> bool {
+    let mut e = empties;
+    while e != 0 {
+        let sq = e.trailing_zeros() as usize;
+        e &= e - 1;
+        if flips(p, o, sq) != 0 {
+            return true;
+        }
+    }
+    false
+}
+
+/// Ordering key of a move in the endgame: fewer (corner-weighted) replies first, then odd
+/// regions.
+#[inline(always)]
+fn fastest_first_key(child: &Board, sq: usize, odd: u64) -> i32 {
+    let m = legal_moves(child.player, child.opponent);
+    let mob = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
+    let parity = ((odd >> sq) & 1) as i32;
+    -mob * 16 + parity * 4 + ((CORNERS >> sq) & 1) as i32 * 8
+}
+
+impl Searcher<'_> {
+    /// Exact score of `b` in the window `(alpha, beta)`, fail-soft.
+    pub fn end(&mut self, b: Board, alpha: i32, beta: i32) -> i32 {
+        let e = b.empty_count();
+        if e <= SHALLOW_EMPTIES {
+            if e == 0 {
+                self.visit();
+                return b.final_score();
+            }
+            return self.end_shallow(b.player, b.opponent, alpha, beta, b.empties());
+        }
+        self.end_deep(b, alpha, beta, e)
+    }
+
+    /// Small endgames: try each empty in parity order, no move list, no hash.
+    fn end_shallow(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: u64) -> i32 {
+        if self.visit() {
+            return 0;
+        }
+        if empties & (empties - 1) == 0 {
+            return last_empty(p, o, empties.trailing_zeros() as usize);
+        }
+        let odd = odd_quadrants(empties);
+        let mut best = -65;
+        let mut a = alpha;
+        for set in [odd, empties & !odd] {
+            let mut m = set;
+            while m != 0 {
+                let sq = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let f = flips(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                let bit = 1u64 << sq;
+                let v = -self.end_shallow(o ^ f, p ^ f ^ bit, -beta, -a, empties ^ bit);
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        return v;
+                    }
+                    if v > a {
+                        a = v;
+                    }
+                }
+            }
+        }
+        if best == -65 {
+            // No move: pass, or the game is over.
+            if has_move(o, p, empties) {
+                return -self.end_shallow(o, p, -beta, -alpha, empties);
+            }
+            return final_score(p, o);
+        }
+        best
+    }
+
+    /// Larger endgames: move list with fastest-first ordering, hash, stability, splits.
+    fn end_deep(&mut self, b: Board, alpha: i32, beta: i32, e: u32) -> i32 {
+        if self.visit() {
+            return 0;
+        }
+        let moves = b.moves();
+        if moves == 0 {
+            if b.opponent_moves() == 0 {
+                return b.final_score();
+            }
+            return -self.end_deep(b.passed(), -beta, -alpha, e);
+        }
+        // Stability cutoff: the opponent's stable discs bound our score from above.
+        if alpha >= 0 {
+            let stable = stable_discs(b.opponent, b.player).count_ones() as i32;
+            let max = 64 - 2 * stable;
+            if max <= alpha {
+                return max;
+            }
+        }
+        let use_hash = e >= HASH_EMPTIES;
+        let hash = b.hash();
+        let mut tt_move = NO_MOVE;
+        let (mut alpha, mut beta) = (alpha, beta);
+        if use_hash && let Some(en) = self.sh.tt.probe(hash) {
+            if en.depth as u32 >= e && en.selectivity >= self.level {
+                let (lo, hi) = (en.lower as i32, en.upper as i32);
+                if lo >= beta {
+                    return lo;
+                }
+                if hi <= alpha {
+                    return hi;
+                }
+                if lo == hi {
+                    return lo;
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(hi);
+            }
+            tt_move = en.best;
+        }
+        let odd = odd_quadrants(b.empties());
+        let mut list: [(i32, u8, Board); 32] = [(0, 0, Board::default()); 32];
+        let mut n = 0;
+        let mut m = moves;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let f = flips(b.player, b.opponent, sq);
+            let child = Board::new(b.opponent ^ f, b.player ^ f ^ (1u64 << sq));
+            let key = if sq as u8 == tt_move {
+                i32::MAX
+            } else {
+                fastest_first_key(&child, sq, odd)
+            };
+            list[n] = (key, sq as u8, child);
+            n += 1;
+        }
+        let list = &mut list[..n];
+        list.sort_unstable_by_key(|x| -x.0);
+        let (best, best_move) =
+            self.search_moves(list, alpha, beta, e >= SPLIT_EMPTIES, |s, c, a, bt| {
+                s.end(c, a, bt)
+            });
+        if self.stopped {
+            return 0;
+        }
+        if use_hash {
+            self.sh
+                .tt
+                .store(hash, e as u8, self.level, alpha, beta, best, best_move);
+        }
+        best
+    }
+}

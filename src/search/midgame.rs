@@ -1,0 +1,179 @@
+//! The midgame search: depth-limited principal variation search with the transposition
+//! table, Multi-ProbCut and move ordering by shallow searches. When the depth reaches the
+//! end of the game it hands over to the exact solver.
+
+use super::context::{NO_SELECTIVITY, PROBCUT_T, Searcher};
+use super::probcut::ProbcutParams;
+use super::pvs::Child;
+use super::tt::NO_MOVE;
+use crate::board::{Board, flips, legal_moves};
+
+/// From this depth on, a node may be split between threads.
+pub const SPLIT_DEPTH: i32 = 5;
+
+/// Corners, for move ordering.
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+impl Searcher<'_> {
+    /// Score of `b` searched `depth` plies deep in `(alpha, beta)`, fail-soft, in discs for the
+    /// side to move.
+    pub fn mid(&mut self, b: Board, alpha: i32, beta: i32, depth: i32) -> i32 {
+        let e = b.empty_count() as i32;
+        if depth >= e {
+            return self.end(b, alpha, beta);
+        }
+        if self.visit() {
+            return 0;
+        }
+        if depth <= 0 {
+            return self.sh.eval.evaluate(&b);
+        }
+        let moves = b.moves();
+        if moves == 0 {
+            if b.opponent_moves() == 0 {
+                return b.final_score();
+            }
+            return -self.mid(b.passed(), -beta, -alpha, depth);
+        }
+        if depth == 1 {
+            return self.mid_last_ply(b, moves, beta);
+        }
+        let hash = b.hash();
+        let mut tt_move = NO_MOVE;
+        let (mut alpha, mut beta) = (alpha, beta);
+        if let Some(en) = self.sh.tt.probe(hash) {
+            if en.depth as i32 >= depth && en.selectivity >= self.level {
+                let (lo, hi) = (en.lower as i32, en.upper as i32);
+                if lo >= beta {
+                    return lo;
+                }
+                if hi <= alpha {
+                    return hi;
+                }
+                if lo == hi {
+                    return lo;
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(hi);
+            }
+            tt_move = en.best;
+        }
+        if self.level < NO_SELECTIVITY && depth >= 3 {
+            if let Some(v) = self.probcut(b, alpha, beta, depth) {
+                return v;
+            }
+            if self.stopped {
+                return 0;
+            }
+        }
+        let mut list = [(0, 0, Board::default()); 32];
+        let n = self.order_moves(b, moves, tt_move, depth, &mut list);
+        let (best, best_move) = self.search_moves(
+            &list[..n],
+            alpha,
+            beta,
+            depth >= SPLIT_DEPTH,
+            move |s, c, a, bt| s.mid(c, a, bt, depth - 1),
+        );
+        if self.stopped {
+            return 0;
+        }
+        self.sh
+            .tt
+            .store(hash, depth as u8, self.level, alpha, beta, best, best_move);
+        best
+    }
+
+    /// Depth 1: the best evaluation among the children.
+    fn mid_last_ply(&mut self, b: Board, moves: u64, beta: i32) -> i32 {
+        let mut best = -65;
+        let mut m = moves;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let f = flips(b.player, b.opponent, sq);
+            let child = Board::new(b.opponent ^ f, b.player ^ f ^ (1u64 << sq));
+            self.nodes += 1;
+            let v = -self.sh.eval.evaluate(&child);
+            if v > best {
+                best = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Fills `list` with the moves of `b`, best first: the hash move, then by a shallow
+    /// search (or the evaluation) and the opponent's mobility. Returns the count.
+    fn order_moves(
+        &mut self,
+        b: Board,
+        moves: u64,
+        tt_move: u8,
+        depth: i32,
+        list: &mut [Child; 32],
+    ) -> usize {
+        let sort_depth = match depth {
+            ..=3 => 0,
+            4..=7 => 1,
+            8..=11 => 2,
+            _ => 3,
+        };
+        let mut n = 0;
+        let mut m = moves;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let f = flips(b.player, b.opponent, sq);
+            let child = Board::new(b.opponent ^ f, b.player ^ f ^ (1u64 << sq));
+            let key = if sq as u8 == tt_move {
+                i32::MAX
+            } else {
+                let replies = legal_moves(child.player, child.opponent);
+                let mob = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                let v = if sort_depth == 0 {
+                    -self.sh.eval.evaluate(&child)
+                } else {
+                    -self.mid(child, -64, 64, sort_depth - 1)
+                };
+                v * 64 - mob * 8
+            };
+            list[n] = (key, sq as u8, child);
+            n += 1;
+        }
+        list[..n].sort_unstable_by_key(|x| -x.0);
+        n
+    }
+
+    /// Multi-ProbCut: a shallow search predicts that the deep one would fall outside the
+    /// window. Returns the bound to return, if any.
+    fn probcut(&mut self, b: Board, alpha: i32, beta: i32, depth: i32) -> Option<i32> {
+        let pc = self.sh.probcut;
+        let t = PROBCUT_T[self.level as usize];
+        let shallow = ProbcutParams::shallow_depth(depth);
+        let sigma = pc.sigma(b.empty_count(), depth, shallow);
+        let hi = ((beta as f64 + t * sigma - pc.b) / pc.a).ceil() as i32;
+        if hi < 64 {
+            let v = self.mid(b, hi - 1, hi, shallow);
+            if self.stopped {
+                return None;
+            }
+            if v >= hi {
+                return Some(beta);
+            }
+        }
+        let lo = ((alpha as f64 - t * sigma - pc.b) / pc.a).floor() as i32;
+        if lo > -64 {
+            let v = self.mid(b, lo, lo + 1, shallow);
+            if self.stopped {
+                return None;
+            }
+            if v <= lo {
+                return Some(alpha);
+            }
+        }
+        None
+    }
+}

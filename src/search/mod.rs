@@ -1,0 +1,626 @@
+//! Search: the [`Engine`], the one API every front-end uses.
+//!
+//! An engine holds the transposition table, the evaluation and the thread pool. Its
+//! [`Engine::search`] runs iterative deepening from a board under [`Limits`] and reports each
+//! finished iteration through a progress callback as an [`Info`]; the last one is returned.
+//!
+//! Inside: [`midgame`] (PVS, probcut, ordering), [`endgame`] (exact and win/loss/draw
+//! solver), [`pvs`] (the shared move loop with parallel splits), [`tt`] (the shared hash
+//! table), [`probcut`] (its parameters), [`context`] (per-thread state and limits).
+
+pub mod context;
+pub mod endgame;
+pub mod midgame;
+pub mod probcut;
+pub mod pvs;
+pub mod tt;
+
+use crate::board::{Board, Move, Square};
+use crate::eval::Weights;
+use context::{NO_SELECTIVITY, SELECTIVITY_PERCENT, Searcher, Shared};
+use probcut::ProbcutParams;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+use tt::{NO_MOVE, TranspositionTable};
+
+/// What kind of endgame solve to run.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Solve {
+    /// The exact final disc difference.
+    Exact,
+    /// Only win, loss or draw (faster); scores are +1, 0 or -1.
+    Wld,
+}
+
+/// Limits of one search. Every limit that is set applies; with none the search runs to the
+/// end of the game (or until stopped).
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Maximum midgame depth in plies. When the depth reaches the end of the game, the search
+    /// solves exactly.
+    pub depth: Option<u32>,
+    /// Hard time limit; no new iteration starts after half of it.
+    pub time: Option<Duration>,
+    /// Node limit.
+    pub nodes: Option<u64>,
+    /// Solve the endgame (exactly or win/loss/draw) instead of a depth-limited search.
+    pub solve: Option<Solve>,
+    /// How many best moves to score exactly (multi-PV); at least 1.
+    pub multipv: usize,
+    /// Selectivity level 0..=5 for depth-limited searches (5: no probcut).
+    pub selectivity: u8,
+    /// Raised by the caller to stop the search; the best result so far is returned.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            depth: None,
+            time: None,
+            nodes: None,
+            solve: None,
+            multipv: 1,
+            selectivity: 2,
+            stop: None,
+        }
+    }
+}
+
+/// One scored root move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The move.
+    pub mv: Move,
+    /// Its score in discs for the side to move (exact, or +1/0/-1 for a WLD solve).
+    pub score: i32,
+    /// The principal variation, starting with `mv`.
+    pub pv: Vec<Move>,
+}
+
+/// The state of a search after an iteration.
+#[derive(Clone, Debug, Default)]
+pub struct Info {
+    /// Depth of the last finished iteration (plies; the empties for a solve).
+    pub depth: u32,
+    /// Selectivity of that iteration in percent (100: no probcut).
+    pub selectivity: u8,
+    /// Set when the scores are an endgame solve.
+    pub solve: Option<Solve>,
+    /// The scored moves, best first (as many as the multi-PV asked for).
+    pub lines: Vec<Line>,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// True when the search was stopped before its limits.
+    pub stopped: bool,
+}
+
+impl Info {
+    /// The best line, if the side to move has a move (or must pass).
+    pub fn best(&self) -> Option<&Line> {
+        self.lines.first()
+    }
+
+    /// Nodes per second.
+    pub fn nps(&self) -> f64 {
+        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// Engine settings.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    /// Search threads.
+    pub threads: usize,
+    /// Transposition table size in megabytes.
+    pub hash_mb: usize,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            threads: 1,
+            hash_mb: 64,
+        }
+    }
+}
+
+/// The engine: hash table, evaluation, threads. One search at a time.
+pub struct Engine {
+    tt: TranspositionTable,
+    eval: Arc<Weights>,
+    probcut: ProbcutParams,
+    threads: usize,
+    pool: rayon::ThreadPool,
+}
+
+fn make_pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .thread_name(|i| format!("outflank-search-{i}"))
+        .build()
+        .expect("a thread pool")
+}
+
+impl Engine {
+    /// An engine with the given settings and the default evaluation.
+    pub fn new(config: EngineConfig) -> Engine {
+        Engine {
+            tt: TranspositionTable::new(config.hash_mb),
+            eval: Arc::new(crate::eval::default_weights()),
+            probcut: ProbcutParams::default(),
+            threads: config.threads.max(1),
+            pool: make_pool(config.threads),
+        }
+    }
+
+    /// Uses these evaluation weights from now on.
+    pub fn set_eval(&mut self, w: Arc<Weights>) {
+        self.eval = w;
+        self.tt.clear();
+    }
+
+    /// The evaluation in use.
+    pub fn eval(&self) -> &Weights {
+        &self.eval
+    }
+
+    /// Uses these probcut parameters from now on.
+    pub fn set_probcut(&mut self, p: ProbcutParams) {
+        self.probcut = p;
+        self.tt.clear();
+    }
+
+    /// Sets the number of search threads.
+    pub fn set_threads(&mut self, threads: usize) {
+        let t = threads.max(1);
+        if t != self.threads {
+            self.threads = t;
+            self.pool = make_pool(t);
+        }
+    }
+
+    /// Number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Replaces the hash table by an empty one of `mb` megabytes.
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.tt = TranspositionTable::new(mb);
+    }
+
+    /// Hash table size in megabytes.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.size_mb()
+    }
+
+    /// Forgets every stored result.
+    pub fn clear_hash(&self) {
+        self.tt.clear();
+    }
+
+    /// The static evaluation of a board for the side to move, in discs.
+    pub fn evaluate(&self, board: &Board) -> i32 {
+        self.eval.evaluate(board)
+    }
+
+    /// Searches `board` under `limits`, calling `progress` after each finished iteration.
+    /// Returns the last finished iteration (with no lines when the game is over; with a
+    /// single `Pass` line when the side to move must pass).
+    pub fn search(
+        &self,
+        board: Board,
+        limits: &Limits,
+        progress: &mut (dyn FnMut(&Info) + Send),
+    ) -> Info {
+        let start = Instant::now();
+        self.tt.new_search();
+        let shared = Shared {
+            tt: &self.tt,
+            eval: &self.eval,
+            probcut: &self.probcut,
+            abort: AtomicBool::new(false),
+            user_stop: limits.stop.as_deref(),
+            deadline: limits.time.map(|t| start + t),
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            nodes: AtomicU64::new(0),
+            threads: self.threads,
+        };
+        let mut root = Root {
+            shared: &shared,
+            limits,
+            start,
+            progress,
+        };
+        self.pool.install(|| root.run(board))
+    }
+}
+
+/// The weights the engine uses by default.
+pub fn default_weights() -> Weights {
+    crate::eval::default_weights()
+}
+
+/// The root driver of one search.
+struct Root<'a, 'p> {
+    shared: &'a Shared<'a>,
+    limits: &'a Limits,
+    start: Instant,
+    progress: &'p mut (dyn FnMut(&Info) + Send),
+}
+
+impl Root<'_, '_> {
+    fn info(&self, depth: u32, level: u8, solve: Option<Solve>, lines: Vec<Line>) -> Info {
+        Info {
+            depth,
+            selectivity: SELECTIVITY_PERCENT[level as usize],
+            solve,
+            lines,
+            nodes: self.shared.nodes.load(Relaxed),
+            elapsed: self.start.elapsed(),
+            stopped: false,
+        }
+    }
+
+    fn run(&mut self, board: Board) -> Info {
+        if board.moves() == 0 {
+            if board.opponent_moves() == 0 {
+                return self.info(0, NO_SELECTIVITY, Some(Solve::Exact), Vec::new());
+            }
+            // A forced pass: search the opponent's position and report it as a pass.
+            let mut inner = self.run_moves(board.passed(), true);
+            for l in &mut inner.lines {
+                l.score = -l.score;
+                l.pv.insert(0, Move::Pass);
+                l.mv = Move::Pass;
+            }
+            inner.lines.truncate(1);
+            return inner;
+        }
+        self.run_moves(board, false)
+    }
+
+    /// Iterative deepening over the root moves of `board` (which has moves).
+    fn run_moves(&mut self, board: Board, negate_report: bool) -> Info {
+        let empties = board.empty_count();
+        let limits = self.limits;
+        let multipv = limits.multipv.max(1);
+        let max_depth = limits.depth.unwrap_or(60).max(1);
+        let mut order: Vec<u8> = Square::iter(board.moves())
+            .map(|s| s.index() as u8)
+            .collect();
+        let mut last = self.info(0, NO_SELECTIVITY, None, Vec::new());
+        let report = |root: &mut Self, info: &Info| {
+            if negate_report {
+                let mut i = info.clone();
+                for l in &mut i.lines {
+                    l.score = -l.score;
+                    l.pv.insert(0, Move::Pass);
+                    l.mv = Move::Pass;
+                }
+                i.lines.truncate(1);
+                (root.progress)(&i);
+            } else {
+                (root.progress)(info);
+            }
+        };
+        // Midgame iterations (also used to prepare an endgame solve).
+        let solve = limits.solve;
+        let mid_limit = match solve {
+            Some(_) => empties
+                .saturating_sub(if empties > 24 { 12 } else { 10 })
+                .min(16),
+            None => max_depth.min(empties.saturating_sub(1)),
+        };
+        let level = if solve.is_some() {
+            2
+        } else {
+            limits.selectivity.min(NO_SELECTIVITY)
+        };
+        let mut guess = 0;
+        for depth in 1..=mid_limit {
+            let Some((lines, order2)) = self.iterate(
+                board,
+                &order,
+                RootKind::Mid(depth as i32),
+                level,
+                guess,
+                multipv,
+            ) else {
+                last.stopped = true;
+                return self.finish(last);
+            };
+            order = order2;
+            guess = lines[0].score;
+            last = self.info(depth, level, None, lines);
+            report(self, &last);
+            if self.soft_time_up() && solve.is_none() {
+                return self.finish(last);
+            }
+        }
+        let exact_reached = limits.depth.is_none_or(|d| d >= empties);
+        if solve.is_none() && !exact_reached {
+            return self.finish(last);
+        }
+        let kind = solve.unwrap_or(Solve::Exact);
+        let Some((lines, _)) = self.iterate(
+            board,
+            &order,
+            RootKind::End(kind),
+            NO_SELECTIVITY,
+            guess,
+            multipv,
+        ) else {
+            last.stopped = true;
+            return self.finish(last);
+        };
+        last = self.info(empties, NO_SELECTIVITY, Some(kind), lines);
+        report(self, &last);
+        self.finish(last)
+    }
+
+    fn finish(&self, mut info: Info) -> Info {
+        info.nodes = self.shared.nodes.load(Relaxed);
+        info.elapsed = self.start.elapsed();
+        info
+    }
+
+    fn soft_time_up(&self) -> bool {
+        self.limits
+            .time
+            .is_some_and(|t| self.start.elapsed() * 2 >= t)
+    }
+
+    /// One root iteration: scores the moves (in `order`) with aspiration around `guess`.
+    /// Returns the lines (best first, `multipv` of them) and the new move order, or `None`
+    /// when stopped.
+    fn iterate(
+        &mut self,
+        board: Board,
+        order: &[u8],
+        kind: RootKind,
+        level: u8,
+        guess: i32,
+        multipv: usize,
+    ) -> Option<(Vec<Line>, Vec<u8>)> {
+        let mut s = Searcher::new(self.shared, level);
+        let (lo_cap, hi_cap) = match kind {
+            RootKind::End(Solve::Wld) => (-1, 1),
+            _ => (-64, 64),
+        };
+        let mut delta = if matches!(kind, RootKind::End(_)) {
+            2
+        } else {
+            4
+        };
+        let (mut alpha, mut beta) = if multipv > 1 {
+            (lo_cap, hi_cap)
+        } else {
+            ((guess - delta).max(lo_cap), (guess + delta).min(hi_cap))
+        };
+        if alpha >= beta {
+            (alpha, beta) = (lo_cap, hi_cap);
+        }
+        loop {
+            let scores = self.root_moves(&mut s, board, order, kind, alpha, beta, multipv);
+            s.flush();
+            let scores = scores?;
+            let best = scores[0].0;
+            if best <= alpha && alpha > lo_cap {
+                alpha = (best - delta).max(lo_cap);
+                delta *= 2;
+                continue;
+            }
+            if best >= beta && beta < hi_cap {
+                beta = (best + delta).min(hi_cap);
+                delta *= 2;
+                continue;
+            }
+            let new_order: Vec<u8> = scores.iter().map(|x| x.1).collect();
+            let lines = scores
+                .iter()
+                .take(multipv)
+                .map(|&(score, sq)| {
+                    let score = match kind {
+                        RootKind::End(Solve::Wld) => score.signum(),
+                        _ => score,
+                    };
+                    Line {
+                        mv: Move::Play(Square::new(sq).expect("a square")),
+                        score,
+                        pv: self.pv(board, sq),
+                    }
+                })
+                .collect();
+            return Some((lines, new_order));
+        }
+    }
+
+    /// Scores every root move in `(alpha, beta)`; with multi-PV the first `multipv` moves get
+    /// exact scores where they fall inside the window. Sorted best first.
+    #[allow(clippy::too_many_arguments)]
+    fn root_moves(
+        &mut self,
+        s: &mut Searcher<'_>,
+        board: Board,
+        order: &[u8],
+        kind: RootKind,
+        alpha: i32,
+        beta: i32,
+        multipv: usize,
+    ) -> Option<Vec<(i32, u8)>> {
+        let search = |s: &mut Searcher<'_>, b: Board, a: i32, bt: i32| match kind {
+            RootKind::Mid(d) => s.mid(b, a, bt, d - 1),
+            RootKind::End(_) => s.end(b, a, bt),
+        };
+        let mut scored: Vec<(i32, u8)> = Vec::with_capacity(order.len());
+        let mut a = alpha;
+        for (i, &sq) in order.iter().enumerate() {
+            let child = board
+                .play(Square::new(sq).expect("a square"))
+                .expect("root moves are legal");
+            // The score a move must beat to matter: the best so far, or the multipv-th best.
+            let bar = if multipv > 1 {
+                if scored.len() < multipv {
+                    alpha
+                } else {
+                    let mut v: Vec<i32> = scored.iter().map(|x| x.0).collect();
+                    v.sort_unstable_by(|x, y| y.cmp(x));
+                    v[multipv - 1].max(alpha)
+                }
+            } else {
+                a
+            };
+            let v = if i == 0 || (multipv > 1 && scored.len() < multipv) {
+                -search(s, child, -beta, -bar)
+            } else {
+                let mut v = -search(s, child, -bar - 1, -bar);
+                if v > bar && v < beta && !s.stopped {
+                    v = -search(s, child, -beta, -bar);
+                }
+                v
+            };
+            if s.stopped {
+                return None;
+            }
+            scored.push((v, sq));
+            if v > a {
+                a = v;
+                if a >= beta && multipv == 1 {
+                    // Fail high: the rest can wait for the re-search.
+                    let rest = order.iter().skip(i + 1).map(|&q| (-65, q));
+                    scored.extend(rest);
+                    break;
+                }
+            }
+        }
+        // Stable sort keeps the previous order among equal scores.
+        scored.sort_by(|x, y| y.0.cmp(&x.0));
+        Some(scored)
+    }
+
+    /// The principal variation after root move `sq`, read from the hash table.
+    fn pv(&self, board: Board, sq: u8) -> Vec<Move> {
+        let mut pv = Vec::new();
+        let mut b = board;
+        let mut next = sq;
+        for _ in 0..60 {
+            let Some(s) = Square::new(next) else { break };
+            let Ok(nb) = b.play(s) else { break };
+            pv.push(Move::Play(s));
+            b = nb;
+            if b.moves() == 0 {
+                if b.opponent_moves() == 0 {
+                    break;
+                }
+                pv.push(Move::Pass);
+                b = b.passed();
+            }
+            match self.shared.tt.probe(b.hash()) {
+                Some(e) if e.best != NO_MOVE => next = e.best,
+                _ => break,
+            }
+        }
+        pv
+    }
+}
+
+/// What a root iteration searches.
+#[derive(Clone, Copy, Debug)]
+enum RootKind {
+    /// A midgame search of this depth.
+    Mid(i32),
+    /// An endgame solve.
+    End(Solve),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads a 64-square board string with `X` to move (enough for these tests).
+    fn board(s: &str) -> Board {
+        let (mut p, mut o) = (0, 0);
+        for (i, c) in s.chars().take(64).enumerate() {
+            match c {
+                'X' => p |= 1u64 << i,
+                'O' => o |= 1u64 << i,
+                _ => {}
+            }
+        }
+        Board::new(p, o)
+    }
+
+    /// Plain alpha-beta to the end of the game: the reference for exact scores.
+    pub(crate) fn reference(b: Board, alpha: i32, beta: i32) -> i32 {
+        let moves = b.moves();
+        if moves == 0 {
+            if b.opponent_moves() == 0 {
+                return b.final_score();
+            }
+            return -reference(b.passed(), -beta, -alpha);
+        }
+        let mut a = alpha;
+        let mut best = -65;
+        for sq in Square::iter(moves) {
+            let v = -reference(b.play(sq).unwrap(), -beta, -a);
+            best = best.max(v);
+            a = a.max(v);
+            if a >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn ffo_1_exact() {
+        let b = board("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--");
+        let e = Engine::new(EngineConfig::default());
+        let limits = Limits {
+            solve: Some(Solve::Exact),
+            ..Limits::default()
+        };
+        let info = e.search(b, &limits, &mut |_| {});
+        let best = info.best().unwrap();
+        assert_eq!(best.score, 18);
+        assert_eq!(best.mv.to_string(), "g8");
+    }
+
+    #[test]
+    fn small_endgames_match_reference() {
+        let e = Engine::new(EngineConfig::default());
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..30 {
+            let mut b = Board::start();
+            while b.empty_count() > 12 {
+                let m = b.moves();
+                if m == 0 {
+                    b = b.passed();
+                    if b.moves() == 0 {
+                        break;
+                    }
+                    continue;
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let k = (rng % m.count_ones() as u64) as usize;
+                let sq = Square::iter(m).nth(k).unwrap();
+                b = b.play(sq).unwrap();
+            }
+            let want = reference(b, -64, 64);
+            let limits = Limits {
+                solve: Some(Solve::Exact),
+                ..Limits::default()
+            };
+            let got = e.search(b, &limits, &mut |_| {});
+            let score = got.best().map_or(b.final_score(), |l| l.score);
+            assert_eq!(score, want);
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! The move loop shared by the midgame and endgame searches: principal variation search
+//! over an ordered move list, with Young Brothers Wait splits across threads.
+
+use super::context::Searcher;
+use super::tt::NO_MOVE;
+use crate::board::Board;
+use rayon::prelude::*;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
+
+/// An ordered move: sort key, square, resulting board.
+pub type Child = (i32, u8, Board);
+
+impl Searcher<'_> {
+    /// Searches the ordered moves of a node with PVS in `(alpha, beta)`: the first move with
+    /// the full window, the others with a null window and a re-search when they fail high.
+    /// `child` searches one resulting board in a window. When `may_split` and more than one
+    /// thread exists, the moves after the first are searched in parallel. Returns the
+    /// fail-soft best score and its move.
+    pub fn search_moves<F>(
+        &mut self,
+        list: &[Child],
+        alpha: i32,
+        beta: i32,
+        may_split: bool,
+        child: F,
+    ) -> (i32, u8)
+    where
+        F: for<'s> Fn(&mut Searcher<'s>, Board, i32, i32) -> i32 + Sync,
+    {
+        let mut best = -65;
+        let mut best_move = NO_MOVE;
+        let mut a = alpha;
+        for (i, &(_, sq, b)) in list.iter().enumerate() {
+            if i > 0 && may_split && self.sh.threads > 1 && list.len() - i >= 2 {
+                return self.split(&list[i..], a, beta, (best, best_move), &child);
+            }
+            let v = if i == 0 {
+                -child(self, b, -beta, -a)
+            } else {
+                let mut v = -child(self, b, -a - 1, -a);
+                if v > a && v < beta && !self.stopped {
+                    v = -child(self, b, -beta, -a);
+                }
+                v
+            };
+            if self.stopped {
+                return (0, NO_MOVE);
+            }
+            if v > best {
+                best = v;
+                best_move = sq;
+                if v > a {
+                    a = v;
+                    if a >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        (best, best_move)
+    }
+
+    /// Searches `rest` in parallel (the eldest brother is done): each helper uses the best
+    /// alpha known when it starts; a cutoff stops the siblings.
+    fn split<F>(
+        &mut self,
+        rest: &[Child],
+        alpha: i32,
+        beta: i32,
+        found: (i32, u8),
+        child: &F,
+    ) -> (i32, u8)
+    where
+        F: for<'s> Fn(&mut Searcher<'s>, Board, i32, i32) -> i32 + Sync,
+    {
+        let cut = AtomicBool::new(false);
+        let shared_alpha = AtomicI32::new(alpha);
+        let result = Mutex::new(found);
+        let parent: &Searcher<'_> = self;
+        rest.par_iter().for_each(|&(_, sq, b)| {
+            if cut.load(Relaxed) {
+                return;
+            }
+            let mut s = parent.child(&cut);
+            let a = shared_alpha.load(Relaxed);
+            let mut v = -child(&mut s, b, -a - 1, -a);
+            if !s.stopped && v > a && v < beta {
+                v = -child(&mut s, b, -beta, -a);
+            }
+            s.flush();
+            if s.stopped {
+                return;
+            }
+            let mut r = result.lock().unwrap_or_else(|e| e.into_inner());
+            if v > r.0 {
+                *r = (v, sq);
+            }
+            shared_alpha.fetch_max(v, Relaxed);
+            if v >= beta {
+                cut.store(true, Relaxed);
+            }
+        });
+        if self.sh.aborted() || self.split_stops.iter().any(|f| f.load(Relaxed)) {
+            self.stopped = true;
+            return (0, NO_MOVE);
+        }
+        result.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
+}

@@ -1,0 +1,232 @@
+//! The transposition table: shared between threads, lockless.
+//!
+//! Each entry is two `AtomicU64`: the key XOR the data, and the data. A torn write (two
+//! threads storing at once) makes the XOR check fail, so a reader never trusts a mixed entry.
+//! Entries keep a lower and an upper bound on the score, the depth and selectivity they were
+//! searched to, and the best move. Buckets of 4 entries fill one cache line; a new result
+//! replaces the same position, else the shallowest or oldest entry.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// No move stored.
+pub const NO_MOVE: u8 = 64;
+
+/// What the table knows about a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The score is at least this.
+    pub lower: i8,
+    /// The score is at most this.
+    pub upper: i8,
+    /// Depth searched (empties for an exact solve).
+    pub depth: u8,
+    /// Selectivity level (higher is more exact; see the search).
+    pub selectivity: u8,
+    /// Best move found, or [`NO_MOVE`].
+    pub best: u8,
+    /// Search generation that wrote it.
+    pub date: u8,
+}
+
+impl Entry {
+    fn pack(self) -> u64 {
+        (self.lower as u8 as u64)
+            | (self.upper as u8 as u64) << 8
+            | (self.depth as u64) << 16
+            | (self.selectivity as u64) << 24
+            | (self.best as u64) << 32
+            | (self.date as u64) << 40
+            | 1 << 48
+    }
+
+    fn unpack(d: u64) -> Entry {
+        Entry {
+            lower: d as u8 as i8,
+            upper: (d >> 8) as u8 as i8,
+            depth: (d >> 16) as u8,
+            selectivity: (d >> 24) as u8,
+            best: (d >> 32) as u8,
+            date: (d >> 40) as u8,
+        }
+    }
+
+    /// How much a result is worth keeping: deep and exact beats shallow.
+    fn worth(self) -> u32 {
+        self.depth as u32 * 8 + self.selectivity as u32
+    }
+}
+
+const BUCKET: usize = 4;
+
+/// A lockless, shared transposition table.
+pub struct TranspositionTable {
+    slots: Vec<[AtomicU64; 2]>,
+    mask: usize,
+    date: AtomicU64,
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (rounded down to a power of two number of buckets; at
+    /// least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let bytes = mb.max(1) * 1024 * 1024;
+        let buckets = (bytes / (16 * BUCKET)).max(1);
+        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+        let n = buckets * BUCKET;
+        let mut slots = Vec::with_capacity(n);
+        slots.resize_with(n, || [AtomicU64::new(0), AtomicU64::new(0)]);
+        TranspositionTable {
+            slots,
+            mask: buckets - 1,
+            date: AtomicU64::new(0),
+        }
+    }
+
+    /// Size in megabytes.
+    pub fn size_mb(&self) -> usize {
+        self.slots.len() * 16 / (1024 * 1024)
+    }
+
+    /// Forgets everything.
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s[0].store(0, Relaxed);
+            s[1].store(0, Relaxed);
+        }
+        self.date.store(0, Relaxed);
+    }
+
+    /// Starts a new search generation (older entries become easier to replace).
+    pub fn new_search(&self) {
+        self.date.fetch_add(1, Relaxed);
+    }
+
+    fn bucket(&self, hash: u64) -> usize {
+        ((hash as usize) & self.mask) * BUCKET
+    }
+
+    /// The entry for `hash`, if any.
+    #[inline]
+    pub fn probe(&self, hash: u64) -> Option<Entry> {
+        let b = self.bucket(hash);
+        for s in &self.slots[b..b + BUCKET] {
+            let d = s[1].load(Relaxed);
+            if s[0].load(Relaxed) ^ d == hash && d != 0 {
+                return Some(Entry::unpack(d));
+            }
+        }
+        None
+    }
+
+    /// Stores a search result for `hash`: `score` searched in the window `(alpha, beta)`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(
+        &self,
+        hash: u64,
+        depth: u8,
+        selectivity: u8,
+        alpha: i32,
+        beta: i32,
+        score: i32,
+        best: u8,
+    ) {
+        let date = self.date.load(Relaxed) as u8;
+        let b = self.bucket(hash);
+        let bucket = &self.slots[b..b + BUCKET];
+        let mut victim = 0;
+        let mut victim_worth = u32::MAX;
+        for (i, s) in bucket.iter().enumerate() {
+            let d = s[1].load(Relaxed);
+            if s[0].load(Relaxed) ^ d == hash && d != 0 {
+                let old = Entry::unpack(d);
+                let mut e = if old.depth == depth && old.selectivity == selectivity {
+                    old
+                } else if old.worth() > depth as u32 * 8 + selectivity as u32 {
+                    // Keep a deeper result.
+                    return;
+                } else {
+                    Entry {
+                        lower: -64,
+                        upper: 64,
+                        depth,
+                        selectivity,
+                        best: NO_MOVE,
+                        date,
+                    }
+                };
+                Self::merge(&mut e, alpha, beta, score, best, date);
+                let nd = e.pack();
+                s[0].store(hash ^ nd, Relaxed);
+                s[1].store(nd, Relaxed);
+                return;
+            }
+            let worth = if d == 0 {
+                0
+            } else {
+                let e = Entry::unpack(d);
+                let age = date.wrapping_sub(e.date) as u32;
+                (e.worth() + 1).saturating_sub(age * 16)
+            };
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        let mut e = Entry {
+            lower: -64,
+            upper: 64,
+            depth,
+            selectivity,
+            best: NO_MOVE,
+            date,
+        };
+        Self::merge(&mut e, alpha, beta, score, best, date);
+        let nd = e.pack();
+        bucket[victim][0].store(hash ^ nd, Relaxed);
+        bucket[victim][1].store(nd, Relaxed);
+    }
+
+    fn merge(e: &mut Entry, alpha: i32, beta: i32, score: i32, best: u8, date: u8) {
+        let s = score.clamp(-64, 64) as i8;
+        if score < beta {
+            e.upper = e.upper.min(s);
+        }
+        if score > alpha {
+            e.lower = e.lower.max(s);
+        }
+        if e.lower > e.upper {
+            // Bounds from different searches disagree: trust the new one.
+            if score < beta {
+                e.lower = -64;
+            } else {
+                e.upper = 64;
+            }
+        }
+        if best != NO_MOVE && (score > alpha || e.best == NO_MOVE) {
+            e.best = best;
+        }
+        e.date = date;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe() {
+        let t = TranspositionTable::new(1);
+        let h = 0xDEAD_BEEF_1234_5678;
+        assert!(t.probe(h).is_none());
+        t.store(h, 10, 5, -3, 4, 2, 19);
+        let e = t.probe(h).unwrap();
+        assert_eq!((e.lower, e.upper, e.depth, e.best), (2, 2, 10, 19));
+        // A fail-high adds a lower bound at the same depth.
+        t.store(h, 10, 5, 4, 5, 6, 20);
+        let e = t.probe(h).unwrap();
+        assert_eq!((e.lower, e.upper), (6, 64));
+        t.clear();
+        assert!(t.probe(h).is_none());
+    }
+}

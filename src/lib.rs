@@ -6,7 +6,9 @@
 //! - [`perft`]: move-generation counts.
 //! - [`game`]: a game with history, passes and undo.
 //! - [`notation`]: board strings, transcripts, OBF, GGF and WTHOR, read and written.
+//! - [`arena`]: the match runner: engines as GTP/NBoard clients, refereed games, Elo, SPRT.
 
+pub mod arena;
 pub mod board;
 pub mod cli;
 pub mod eval;

@@ -1,0 +1,89 @@
+//! What the referee needs from an engine, whatever its protocol: start a game, choose a move
+//! within a deadline, leave. [`start`] spawns an engine and speaks its protocol.
+
+use std::time::{Duration, Instant};
+
+use super::engine::EngineFailure;
+use super::{
+    EngineSpec, Protocol, TimeControl, gtp_client::GtpClient, nboard_client::NboardClient,
+};
+use crate::board::{Color, Move, Position};
+use crate::notation::GgfMove;
+
+/// A move chosen by an engine.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum EngineMove {
+    /// A square or a pass, still to be checked by the referee.
+    Move(Move),
+    /// The engine gave up the game.
+    Resign,
+}
+
+/// An engine's answer to a move request.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reply {
+    /// The move.
+    pub mv: EngineMove,
+    /// Its evaluation in discs from the mover's side, when the protocol gives one.
+    pub eval: Option<f64>,
+    /// Wall time from the request to the answer, measured by the referee.
+    pub elapsed: Duration,
+}
+
+/// The start of a game, as told to both engines.
+#[derive(Clone, Copy, Debug)]
+pub struct GameSetup<'a> {
+    /// The position before the opening moves.
+    pub start: Position,
+    /// The opening moves (passes included), played by neither engine.
+    pub opening: &'a [GgfMove],
+    /// The clock of each side, when the game is timed.
+    pub tc: Option<TimeControl>,
+    /// Black's name.
+    pub black: &'a str,
+    /// White's name.
+    pub white: &'a str,
+}
+
+/// A request for a move: the game so far and the time the engine has.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveRequest<'a> {
+    /// The position before the first move.
+    pub start: Position,
+    /// Every move so far (the opening and the engines' moves), passes included.
+    pub moves: &'a [GgfMove],
+    /// The colour to move; the side to move has a legal move.
+    pub color: Color,
+    /// The time left on the engine's clock, when the game is timed.
+    pub remaining: Option<Duration>,
+    /// The answer must arrive before this instant.
+    pub deadline: Instant,
+}
+
+/// An engine process driven through its protocol.
+pub trait Client: Send {
+    /// Sets up a new game; the engine learns the opening moves here or with the next move
+    /// request.
+    fn new_game(&mut self, setup: &GameSetup<'_>) -> Result<(), EngineFailure>;
+
+    /// Brings the engine up to date with `req.moves` and asks it for a move.
+    fn genmove(&mut self, req: &MoveRequest<'_>) -> Result<Reply, EngineFailure>;
+
+    /// True when the process is known to have died; such a client must be restarted.
+    fn is_dead(&self) -> bool;
+
+    /// Says goodbye (the protocol's `quit`), then makes sure the process is gone.
+    fn shutdown(&mut self);
+}
+
+/// Spawns the engine of `spec` and runs its protocol's handshake; `response_timeout` bounds
+/// every answer that is not a move.
+pub fn start(
+    spec: &EngineSpec,
+    response_timeout: Duration,
+) -> Result<Box<dyn Client>, EngineFailure> {
+    match spec.protocol {
+        Protocol::Gtp => Ok(Box::new(GtpClient::start(spec, response_timeout)?)),
+        Protocol::Nboard => Ok(Box::new(NboardClient::start(spec, response_timeout)?)),
+    }
+}

@@ -1,0 +1,235 @@
+//! `outflank match`: engine-vs-engine matches and round robins, refereed (see
+//! [`crate::arena`]). One line per finished game on stdout, a progress bar on stderr when it
+//! is a terminal, the final table at the end; `--ggf` appends every game to a GGF file.
+
+use std::fs::OpenOptions;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use clap::Args as ClapArgs;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::arena::{
+    EngineSpec, GameRecord, MatchConfig, Protocol, Sprt, Standings, TimeControl, ggf_date_now,
+    load_openings, run_match,
+};
+
+/// Arguments of `outflank match`.
+#[derive(ClapArgs, Debug)]
+#[command(after_help = "Example:\n  outflank match \\\n    \
+    --engine 'name=rhino1,proto=gtp,implicit-pass,cmd=gtp-rhino -l 1' \\\n    \
+    --engine 'name=rhino3,proto=gtp,implicit-pass,cmd=gtp-rhino -l 3' \\\n    \
+    --openings xot-small.txt --games 10 --tc 60+1 --concurrency 2 --ggf games.ggf")]
+pub struct Args {
+    /// An engine, as comma-separated key=value pairs with cmd last:
+    /// `name=A,proto=gtp|nboard[,depth=D][,implicit-pass][,dir=DIR],cmd=PROGRAM ARGS...`.
+    /// Two engines play a match, more a round robin.
+    #[arg(long = "engine", value_name = "SPEC", required = true)]
+    pub engines: Vec<String>,
+    /// Openings, one transcript per line (XOT style); each is played twice, colours swapped.
+    /// Without it every game starts from the start position.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Games per pair of engines [default: each opening twice, or 2].
+    #[arg(long, value_name = "N")]
+    pub games: Option<usize>,
+    /// Clock per side and game: seconds, optionally plus an increment per move (`60`,
+    /// `60+1`, `0.5+0.1`). Untimed by default.
+    #[arg(long, value_name = "SECS[+INC]")]
+    pub tc: Option<String>,
+    /// A fixed midgame depth for an NBoard engine (`set depth`); repeat for several engines.
+    #[arg(long = "depth", value_name = "NAME=D")]
+    pub depths: Vec<String>,
+    /// Send this GTP engine no explicit `play C pass` (gtp-rhino needs that); repeatable.
+    #[arg(long = "implicit-pass", value_name = "NAME")]
+    pub implicit_pass: Vec<String>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub concurrency: usize,
+    /// Shuffle the openings with this seed (file order without it).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Stop a two-engine match once the SPRT of H0: Elo = elo0 against H1: Elo = elo1 (first
+    /// engine's side) decides.
+    #[arg(long, value_name = "ELO0,ELO1")]
+    pub sprt: Option<String>,
+    /// SPRT false-positive rate.
+    #[arg(long, default_value_t = 0.05, value_name = "P")]
+    pub sprt_alpha: f64,
+    /// SPRT false-negative rate.
+    #[arg(long, default_value_t = 0.05, value_name = "P")]
+    pub sprt_beta: f64,
+    /// Append every game to this file, one GGF line each (moves with evals and times).
+    #[arg(long, value_name = "FILE")]
+    pub ggf: Option<PathBuf>,
+    /// Seconds an engine may exceed its clock before it loses on time.
+    #[arg(long, default_value_t = 1.0, value_name = "SECS")]
+    pub grace: f64,
+    /// Seconds allowed for one move in an untimed game.
+    #[arg(long, default_value_t = 300.0, value_name = "SECS")]
+    pub move_timeout: f64,
+    /// Seconds allowed for answers that are not moves (start-up, `play`, `ping`).
+    #[arg(long, default_value_t = 30.0, value_name = "SECS")]
+    pub response_timeout: f64,
+}
+
+/// Seconds from the command line as a duration.
+fn seconds(name: &str, v: f64) -> anyhow::Result<Duration> {
+    Duration::try_from_secs_f64(v).with_context(|| format!("--{name} {v}: not a duration"))
+}
+
+/// The match configuration the arguments describe.
+pub fn config(a: &Args) -> anyhow::Result<MatchConfig> {
+    let mut engines = Vec::new();
+    for s in &a.engines {
+        engines.push(EngineSpec::parse(s).map_err(|e| anyhow::anyhow!("--engine: {e}"))?);
+    }
+    let find = |engines: &mut Vec<EngineSpec>, name: &str, opt: &str| -> anyhow::Result<usize> {
+        engines
+            .iter()
+            .position(|e| e.name == name)
+            .with_context(|| format!("{opt} {name}: no engine of that name"))
+    };
+    for d in &a.depths {
+        let Some((name, depth)) = d.split_once('=') else {
+            bail!("--depth {d}: write NAME=DEPTH");
+        };
+        let depth: u32 = depth
+            .parse()
+            .ok()
+            .filter(|d| (1..=60).contains(d))
+            .with_context(|| format!("--depth {d}: the depth must be from 1 to 60"))?;
+        let i = find(&mut engines, name, "--depth")?;
+        engines[i].depth = Some(depth);
+    }
+    for name in &a.implicit_pass {
+        let i = find(&mut engines, name, "--implicit-pass")?;
+        if engines[i].protocol != Protocol::Gtp {
+            bail!("--implicit-pass {name}: only GTP engines are sent passes that way");
+        }
+        engines[i].implicit_pass = true;
+    }
+    let mut cfg = MatchConfig::new(engines);
+    if let Some(p) = &a.openings {
+        cfg.openings = load_openings(p)?;
+    }
+    cfg.games = a.games;
+    cfg.tc = match &a.tc {
+        Some(t) => Some(TimeControl::parse(t).map_err(|e| anyhow::anyhow!("--tc: {e}"))?),
+        None => None,
+    };
+    cfg.concurrency = a.concurrency.max(1);
+    cfg.seed = a.seed;
+    if let Some(s) = &a.sprt {
+        let parsed = s.split_once(',').and_then(|(x, y)| {
+            Some((x.trim().parse::<f64>().ok()?, y.trim().parse::<f64>().ok()?))
+        });
+        let Some((elo0, elo1)) = parsed.filter(|(x, y)| x.is_finite() && y.is_finite() && x < y)
+        else {
+            bail!("--sprt {s}: write ELO0,ELO1 with ELO0 < ELO1 (e.g. 0,10)");
+        };
+        for (name, p) in [("sprt-alpha", a.sprt_alpha), ("sprt-beta", a.sprt_beta)] {
+            if !(p > 0.0 && p < 0.5) {
+                bail!("--{name} {p}: must be between 0 and 0.5");
+            }
+        }
+        cfg.sprt = Some(Sprt {
+            elo0,
+            elo1,
+            alpha: a.sprt_alpha,
+            beta: a.sprt_beta,
+        });
+    }
+    cfg.grace = seconds("grace", a.grace)?;
+    cfg.move_timeout = seconds("move-timeout", a.move_timeout)?;
+    cfg.response_timeout = seconds("response-timeout", a.response_timeout)?;
+    cfg.validate()?;
+    Ok(cfg)
+}
+
+/// Runs `outflank match`; the exit status is 0 once the match has been played.
+pub fn run(a: Args) -> anyhow::Result<i32> {
+    let cfg = config(&a)?;
+    let scheduled = crate::arena::schedule(&cfg).len() as u64;
+    let mut ggf = match &a.ggf {
+        Some(p) => Some(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .with_context(|| format!("cannot open {}", p.display()))?,
+        ),
+        None => None,
+    };
+    let pb = if std::io::stderr().is_terminal() {
+        let pb = ProgressBar::with_draw_target(Some(scheduled), ProgressDrawTarget::stderr());
+        pb.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta}) {msg}")
+                .expect("valid template"),
+        );
+        pb
+    } else {
+        ProgressBar::hidden()
+    };
+    let tc = cfg
+        .tc
+        .map_or_else(|| "untimed".to_string(), |t| format!("tc {t}"));
+    let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
+    println!(
+        "Match: {} ({} games, {tc}, concurrency {})",
+        names.join(" vs "),
+        scheduled,
+        cfg.concurrency
+    );
+    let mut write_error: Option<anyhow::Error> = None;
+    let mut on_game = |r: &GameRecord, s: &Standings| {
+        pb.suspend(|| {
+            println!("{}", r.summary());
+            let _ = std::io::stdout().flush();
+        });
+        pb.inc(1);
+        if s.names.len() == 2 {
+            let sc = &s.scores[0];
+            pb.set_message(format!(
+                "{}: +{} ={} -{}",
+                s.names[0], sc.wins, sc.draws, sc.losses
+            ));
+        }
+        if let Some(f) = ggf.as_mut()
+            && write_error.is_none()
+        {
+            let line = r.to_ggf(Some(ggf_date_now())).to_ggf();
+            if let Err(e) = writeln!(f, "{line}").and_then(|_| f.flush()) {
+                write_error = Some(anyhow::Error::new(e).context("cannot write the GGF file"));
+            }
+        }
+    };
+    let report = run_match(&cfg, &mut on_game)?;
+    pb.finish_and_clear();
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    println!();
+    print!("{}", report.standings.table());
+    if let Some(s) = &report.sprt {
+        println!("{s}");
+    }
+    if report.abandoned > 0 || report.games.len() < report.scheduled {
+        println!(
+            "{} of {} scheduled games played{}",
+            report.games.len(),
+            report.scheduled,
+            if report.abandoned > 0 {
+                format!(
+                    " ({} abandoned when the SPRT stopped the match)",
+                    report.abandoned
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(0)
+}

@@ -74,6 +74,9 @@ pub trait Client: Send {
 
     /// Says goodbye (the protocol's `quit`), then makes sure the process is gone.
     fn shutdown(&mut self);
+
+    /// Kills the process at once (for an engine that hung or broke its protocol).
+    fn kill(&mut self);
 }
 
 /// Spawns the engine of `spec` and runs its protocol's handshake; `response_timeout` bounds

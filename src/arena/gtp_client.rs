@@ -253,4 +253,8 @@ impl Client for GtpClient {
         self.process
             .shutdown(Some("quit"), Duration::from_millis(500));
     }
+
+    fn kill(&mut self) {
+        self.process.kill();
+    }
 }

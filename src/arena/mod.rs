@@ -549,11 +549,25 @@ pub fn run_match(
     on_game: &mut dyn FnMut(&GameRecord, &Standings),
 ) -> anyhow::Result<MatchReport> {
     cfg.validate()?;
-    for spec in &cfg.engines {
-        let mut c = client::start(spec, cfg.response_timeout)
-            .with_context(|| format!("engine {} (`{}`)", spec.name, spec.command))?;
-        c.shutdown();
+    // Start every engine once (in parallel) to fail early; the first worker keeps them.
+    let started: Vec<Result<Box<dyn client::Client>, EngineFailure>> =
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = cfg
+                .engines
+                .iter()
+                .map(|spec| scope.spawn(move || client::start(spec, cfg.response_timeout)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("engine start thread"))
+                .collect()
+        });
+    let mut first_clients = Vec::new();
+    for (spec, c) in cfg.engines.iter().zip(started) {
+        let c = c.with_context(|| format!("engine {} (`{}`)", spec.name, spec.command))?;
+        first_clients.push(Some(c));
     }
+    let mut first_clients = Some(first_clients);
     let games = schedule(cfg);
     let scheduled = games.len();
     let queue = Arc::new(Mutex::new(VecDeque::from(games)));
@@ -573,9 +587,12 @@ pub fn run_match(
             let queue = Arc::clone(&queue);
             let stop = Arc::clone(&stop);
             let cfg = &cfg;
+            let clients = first_clients
+                .take()
+                .unwrap_or_else(|| cfg.engines.iter().map(|_| None).collect());
             std::thread::Builder::new()
                 .name(format!("match-worker-{w}"))
-                .spawn_scoped(scope, move || worker(cfg, &queue, &stop, &tx))
+                .spawn_scoped(scope, move || worker(cfg, clients, &queue, &stop, &tx))
                 .expect("spawn a match worker");
         }
         drop(tx);
@@ -627,14 +644,15 @@ fn seat(c: &mut Option<Box<dyn client::Client>>, e: Option<EngineFailure>) -> re
 }
 
 /// A worker thread: takes games from the queue until it is empty or the match stops.
+/// `clients` holds the engines it has running (by engine index); it starts the others when
+/// first needed.
 fn worker(
     cfg: &MatchConfig,
+    mut clients: Vec<Option<Box<dyn client::Client>>>,
     queue: &Mutex<VecDeque<GameSpec>>,
     stop: &AtomicBool,
     tx: &std::sync::mpsc::Sender<GameRecord>,
 ) {
-    let mut clients: Vec<Option<Box<dyn client::Client>>> =
-        (0..cfg.engines.len()).map(|_| None).collect();
     loop {
         if stop.load(Ordering::Relaxed) {
             break;
@@ -670,7 +688,7 @@ fn worker(
                     cfg.engines[idx].name,
                     spec.number
                 );
-                c.shutdown();
+                c.kill();
                 clients[idx] = None;
             }
         }

@@ -180,6 +180,10 @@ impl Client for NboardClient {
         self.process
             .shutdown(Some("quit"), Duration::from_millis(500));
     }
+
+    fn kill(&mut self) {
+        self.process.kill();
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The command line: one module per subcommand, each a thin layer over the library.
 
+pub mod matchcmd;
 pub mod perft;
 
 use clap::{Parser, Subcommand};
@@ -21,11 +22,14 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaves of the game tree to a depth (move-generation test and benchmark).
     Perft(perft::Args),
+    /// Referee engine-vs-engine matches and round robins over GTP or NBoard.
+    Match(matchcmd::Args),
 }
 
 /// Runs a parsed command line; the error is reported by `main`.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Perft(a) => perft::run(a),
+        Command::Match(a) => matchcmd::run(a).map(|_| ()),
     }
 }

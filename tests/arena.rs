@@ -1,0 +1,472 @@
+//! The match runner against real engines: gtp-rhino (when installed), Outflank's own GTP and
+//! NBoard front-ends, and small deliberately broken engines (tests/fixtures/broken_engine.py).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use outflank::Color;
+use outflank::arena::{
+    EngineSpec, GameRecord, MatchConfig, MatchReport, Protocol, Sprt, SprtVerdict, Termination,
+    TimeControl, load_openings, run_match,
+};
+use outflank::notation::{GgfGame, parse_ggf_games};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+/// A fixture engine: `broken_engine.py PROTO MODE`.
+fn fixture_engine(name: &str, proto: Protocol, mode: &str) -> EngineSpec {
+    let script = fixture("broken_engine.py");
+    EngineSpec::parse(&format!(
+        "name={name},proto={proto},cmd=python3 '{}' {proto} {mode}",
+        script.display()
+    ))
+    .unwrap()
+}
+
+/// gtp-rhino's path: on PATH, or in /usr/games where Debian puts it.
+fn gtp_rhino() -> Option<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default();
+    dirs.push("/usr/games".into());
+    dirs.into_iter()
+        .map(|d| d.join("gtp-rhino"))
+        .find(|p| p.is_file())
+}
+
+fn tmp_file(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("outflank-arena-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+fn play(cfg: &MatchConfig) -> MatchReport {
+    let mut seen = Vec::new();
+    let report = run_match(cfg, &mut |r: &GameRecord, _| seen.push(r.number)).unwrap();
+    assert_eq!(seen.len(), report.games.len());
+    report
+}
+
+/// Every game of a GGF file parses, replays legally to its last move, and (when played to
+/// the end) is over with the recorded result. Returns the games.
+fn check_ggf(path: &Path) -> Vec<GgfGame> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let games = parse_ggf_games(&text).unwrap();
+    assert_eq!(games.len(), text.lines().count(), "one game a line");
+    for g in &games {
+        let game = g.to_game();
+        assert_eq!(
+            game.len(),
+            g.moves.len(),
+            "every move replays: {}",
+            g.to_ggf()
+        );
+        let re = g.result.as_deref().unwrap();
+        if re.contains(':') {
+            assert!(g.comment.is_some(), "a forfeit says why: {re}");
+        } else {
+            assert!(game.is_over(), "{}", g.to_ggf());
+            assert_eq!(g.result_margin(), game.result().map(f64::from));
+        }
+        assert!(g.black.is_some() && g.white.is_some());
+    }
+    games
+}
+
+/// The binary's `match` subcommand with `args`; returns (status, stdout, stderr).
+fn outflank_match(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .arg("match")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn gtp_rhino_against_itself() {
+    let Some(rhino) = gtp_rhino() else {
+        eprintln!("note: gtp-rhino is not installed (apt-get install grhino): test skipped");
+        return;
+    };
+    let rhino = rhino.display().to_string();
+    let ggf = tmp_file("rhino.ggf");
+    let openings = fixture("xot-3.txt");
+    let e1 = format!("name=rhino1,proto=gtp,cmd={rhino} -l 1");
+    let e2 = format!("name=rhino2,proto=gtp,cmd={rhino} -l 2");
+    let t = Instant::now();
+    let (status, out, err) = outflank_match(&[
+        "--engine",
+        &e1,
+        "--engine",
+        &e2,
+        "--implicit-pass",
+        "rhino1",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--tc",
+        "20+0.5",
+        "--concurrency",
+        "2",
+        "--seed",
+        "5",
+        "--ggf",
+        ggf.to_str().unwrap(),
+    ]);
+    assert_eq!(status, 0, "{out}\n{err}");
+    assert!(t.elapsed() < Duration::from_secs(30));
+    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("Game ")).collect();
+    assert_eq!(lines.len(), 6, "{out}");
+    for l in &lines {
+        assert!(
+            l.contains(" wins ") || l.contains("{draw "),
+            "no forfeit: {out}"
+        );
+    }
+    assert!(out.contains("engine  games  wins draws losses"), "{out}");
+    assert!(out.contains("rhino1") && out.contains("rhino2"));
+    let games = check_ggf(&ggf);
+    assert_eq!(games.len(), 6);
+    for g in &games {
+        assert!(g.result_margin().is_some(), "finished: {}", g.to_ggf());
+        assert_eq!(g.time.map(|c| c.main_secs), Some(20.0));
+        let engine_moves = g.moves.iter().filter(|m| m.time.is_some()).count();
+        assert!(engine_moves > 40, "engine moves are timed: {}", g.to_ggf());
+    }
+    // Each opening twice, colours swapped.
+    let mut by_opening = std::collections::HashMap::new();
+    for g in &games {
+        let first8: Vec<_> = g.moves.iter().take(8).map(|m| m.mv).collect();
+        by_opening
+            .entry(format!("{first8:?}"))
+            .or_insert_with(Vec::new)
+            .push(g.black.clone().unwrap());
+    }
+    assert_eq!(by_opening.len(), 3);
+    for blacks in by_opening.values() {
+        assert_eq!(blacks.len(), 2);
+        assert_ne!(blacks[0], blacks[1]);
+    }
+}
+
+/// Each broken engine against a good one, two games (colours swapped, one game at a time so
+/// the second game needs a restarted engine): each game is lost by the broken engine with
+/// the right reason, and the match goes on. Untimed games with a short per-move limit, so a
+/// hang costs little; the two protocols run side by side.
+#[test]
+fn broken_engines_lose_with_the_right_reason() {
+    type Check = fn(&Termination) -> bool;
+    let modes: [(&str, Check); 5] = [
+        ("illegal", |t| matches!(t, Termination::IllegalMove(_))),
+        ("pass", |t| matches!(t, Termination::IllegalPass)),
+        (
+            "crash",
+            |t| matches!(t, Termination::Crash(s) if s.contains('3')),
+        ),
+        ("hang", |t| matches!(t, Termination::Timeout(_))),
+        ("garbage", |t| matches!(t, Termination::Protocol(_))),
+    ];
+    std::thread::scope(|scope| {
+        for proto in [Protocol::Gtp, Protocol::Nboard] {
+            scope.spawn(move || {
+                for (mode, is_right) in modes {
+                    let good = fixture_engine("good", Protocol::Gtp, "ok");
+                    let bad = fixture_engine(mode, proto, mode);
+                    let mut cfg = MatchConfig::new(vec![good, bad]);
+                    cfg.games = Some(2);
+                    cfg.move_timeout = Duration::from_millis(800);
+                    let report = play(&cfg);
+                    assert_eq!(report.games.len(), 2, "{proto} {mode}: the match goes on");
+                    for r in &report.games {
+                        let bad_color = if r.black == 1 {
+                            Color::Black
+                        } else {
+                            Color::White
+                        };
+                        let summary = r.summary();
+                        assert_eq!(r.forfeit, Some(bad_color), "{proto} {mode}: {summary}");
+                        assert!(is_right(&r.termination), "{proto} {mode}: {summary}");
+                        // The engine misbehaves at its third move of each game.
+                        assert!(r.moves.len() >= 4, "{summary}");
+                        assert_eq!(r.to_ggf(None).to_game().len(), r.moves.len());
+                    }
+                    let s = &report.standings;
+                    assert_eq!((s.scores[0].wins, s.scores[1].losses), (2, 2));
+                    assert_eq!(s.forfeits, vec![0, 2]);
+                    assert_eq!(s.scores[0].disc_average(), None, "forfeits have no discs");
+                }
+            });
+        }
+    });
+}
+
+/// An engine that stops answering in a timed game loses on time once its clock and the
+/// grace are spent.
+#[test]
+fn hang_past_the_clock_loses_on_time() {
+    let good = fixture_engine("good", Protocol::Gtp, "ok");
+    let bad = fixture_engine("hang", Protocol::Nboard, "hang");
+    let mut cfg = MatchConfig::new(vec![good, bad]);
+    cfg.games = Some(1);
+    cfg.tc = Some(TimeControl::parse("1").unwrap());
+    cfg.grace = Duration::from_millis(100);
+    let t = Instant::now();
+    let report = play(&cfg);
+    let r = &report.games[0];
+    assert_eq!(r.forfeit, Some(Color::White), "{}", r.summary());
+    let Termination::Timeout(why) = &r.termination else {
+        panic!("{}", r.summary());
+    };
+    assert!(why.contains("1.1"), "clock 1 s + grace 0.1 s: {why}");
+    assert!(t.elapsed() < Duration::from_secs(5));
+    let ggf = r.to_ggf(None);
+    assert_eq!(ggf.result.as_deref(), Some("+64.00:t"));
+    assert!(ggf.comment.unwrap().contains("lost on time"));
+}
+
+#[test]
+fn nboard_and_gtp_engines_get_clock_and_depth_their_own_way() {
+    let log_nb = tmp_file("nboard.log");
+    let log_gtp = tmp_file("gtp.log");
+    let script = fixture("broken_engine.py");
+    let nb = EngineSpec::parse(&format!(
+        "name=nb,proto=nboard,depth=7,cmd=env BROKEN_ENGINE_LOG={} python3 {} nboard ok",
+        log_nb.display(),
+        script.display()
+    ))
+    .unwrap();
+    let gtp = EngineSpec::parse(&format!(
+        "name=gtp,proto=gtp,cmd=env BROKEN_ENGINE_LOG={} python3 {} gtp ok",
+        log_gtp.display(),
+        script.display()
+    ))
+    .unwrap();
+    let mut cfg = MatchConfig::new(vec![nb, gtp]);
+    cfg.openings = load_openings(&fixture("xot-3.txt")).unwrap();
+    cfg.games = Some(2);
+    cfg.tc = Some(TimeControl::parse("90+2").unwrap());
+    let report = play(&cfg);
+    assert_eq!(report.games.len(), 2);
+    for r in &report.games {
+        assert_eq!(r.termination, Termination::Normal, "{}", r.summary());
+        assert!(r.summary().starts_with(&format!("Game {} (", r.number)));
+    }
+    let nb_log = std::fs::read_to_string(&log_nb).unwrap();
+    assert!(nb_log.contains("< nboard 2"), "{nb_log}");
+    assert!(nb_log.contains("< set depth 7"), "{nb_log}");
+    let set_game = nb_log
+        .lines()
+        .find(|l| l.starts_with("< set game (;GM[Othello]"))
+        .unwrap();
+    assert!(set_game.contains("TI[01:30/00:02]"), "{set_game}");
+    assert!(
+        set_game.contains("B[F5]W[D6]B[C4]W[D3]"),
+        "opening moves: {set_game}"
+    );
+    assert!(nb_log.contains("< ping ") && nb_log.contains("< go"));
+    let moves_with_time = nb_log
+        .lines()
+        .filter(|l| l.starts_with("< move ") && l.matches('/').count() == 2)
+        .count();
+    assert!(
+        moves_with_time > 20,
+        "moves come back with eval and time: {nb_log}"
+    );
+    let gtp_log = std::fs::read_to_string(&log_gtp).unwrap();
+    assert!(gtp_log.contains("< time_settings 90 0 0"), "{gtp_log}");
+    assert!(gtp_log.contains("< time_left b 9") || gtp_log.contains("< time_left w 9"));
+    assert!(gtp_log.contains("< play b F5"), "{gtp_log}");
+    assert!(gtp_log.contains("< genmove "));
+}
+
+#[test]
+fn sprt_stops_a_lopsided_match() {
+    let good = fixture_engine("good", Protocol::Gtp, "ok");
+    let bad = fixture_engine("bad", Protocol::Gtp, "illegal");
+    let mut cfg = MatchConfig::new(vec![good, bad]);
+    cfg.games = Some(200);
+    cfg.sprt = Some(Sprt::new(0.0, 50.0));
+    let report = play(&cfg);
+    let s = report.sprt.unwrap();
+    assert_eq!(s.verdict, SprtVerdict::H1, "{s}");
+    assert!(
+        report.games.len() < 100,
+        "stopped early: {}",
+        report.games.len()
+    );
+    assert_eq!(report.scheduled, 200);
+    assert!(s.to_string().contains("H1 accepted"), "{s}");
+}
+
+#[test]
+fn cli_runs_a_round_robin_and_writes_ggf() {
+    let ggf = tmp_file("rr.ggf");
+    let script = fixture("broken_engine.py");
+    let spec = |name: &str, proto: &str, mode: &str| {
+        format!(
+            "name={name},proto={proto},cmd=python3 {} {proto} {mode}",
+            script.display()
+        )
+    };
+    let (status, out, err) = outflank_match(&[
+        "--engine",
+        &spec("A", "gtp", "ok"),
+        "--engine",
+        &spec("B", "nboard", "ok"),
+        "--engine",
+        &spec("C", "gtp", "crash"),
+        "--openings",
+        fixture("xot-3.txt").to_str().unwrap(),
+        "--games",
+        "2",
+        "--tc",
+        "5",
+        "--ggf",
+        ggf.to_str().unwrap(),
+    ]);
+    assert_eq!(status, 0, "{out}\n{err}");
+    let games: Vec<&str> = out.lines().filter(|l| l.starts_with("Game ")).collect();
+    assert_eq!(games.len(), 6, "{out}");
+    assert_eq!(
+        games.iter().filter(|l| l.contains("C crashed")).count(),
+        4,
+        "{out}"
+    );
+    // The table: C lost everything, by forfeit.
+    let c_row = out
+        .lines()
+        .find(|l| l.split_whitespace().nth(1) == Some("C"))
+        .unwrap();
+    let cols: Vec<&str> = c_row.split_whitespace().collect();
+    assert_eq!(
+        &cols[..9],
+        ["3", "C", "4", "0", "0", "4", "0.0%", "-", "4"],
+        "{out}"
+    );
+    let parsed = check_ggf(&ggf);
+    assert_eq!(parsed.len(), 6);
+    let forfeits = parsed
+        .iter()
+        .filter(|g| g.result.as_deref().is_some_and(|r| r.ends_with(":r")))
+        .count();
+    assert_eq!(forfeits, 4);
+}
+
+#[test]
+fn cli_refuses_bad_arguments() {
+    let script = fixture("broken_engine.py");
+    let ok = format!("name=A,cmd=python3 {} gtp ok", script.display());
+    let cases: [(&[&str], &str); 5] = [
+        (&["--engine", &ok], "at least two engines"),
+        (&["--engine", &ok, "--engine", &ok], "distinct names"),
+        (
+            &["--engine", &ok, "--engine", "name=B,cmd=/nonexistent/x"],
+            "cannot run",
+        ),
+        (
+            &["--engine", &ok, "--engine", "name=B,proto=uci,cmd=x"],
+            "unknown protocol",
+        ),
+        (
+            &[
+                "--engine",
+                &ok,
+                "--engine",
+                "name=B,cmd=x",
+                "--depth",
+                "A=5",
+            ],
+            "NBoard",
+        ),
+    ];
+    for (args, want) in cases {
+        let (status, out, err) = outflank_match(args);
+        assert_eq!(status, 2, "{args:?}: {out}{err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}
+
+/// `outflank gtp` and `outflank nboard` exist once the protocol front-ends land.
+fn outflank_has(sub: &str) -> bool {
+    Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args([sub, "--help"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+#[ignore = "needs `outflank gtp` and `outflank nboard` (protocol front-ends, in progress)"]
+fn outflank_against_itself_in_both_protocols() {
+    assert!(outflank_has("gtp") && outflank_has("nboard"));
+    let bin = env!("CARGO_BIN_EXE_outflank");
+    let ggf = tmp_file("self.ggf");
+    let gtp = format!("name=of-gtp,proto=gtp,cmd={bin} gtp");
+    let nb = format!("name=of-nboard,proto=nboard,depth=4,cmd={bin} nboard");
+    let (status, out, err) = outflank_match(&[
+        "--engine",
+        &gtp,
+        "--engine",
+        &nb,
+        "--openings",
+        fixture("xot-3.txt").to_str().unwrap(),
+        "--games",
+        "2",
+        "--tc",
+        "2+0.05",
+        "--ggf",
+        ggf.to_str().unwrap(),
+    ]);
+    assert_eq!(status, 0, "{out}\n{err}");
+    let games: Vec<&str> = out.lines().filter(|l| l.starts_with("Game ")).collect();
+    assert_eq!(games.len(), 2, "{out}");
+    for g in check_ggf(&ggf) {
+        assert!(
+            g.result_margin().is_some(),
+            "played to the end: {}",
+            g.to_ggf()
+        );
+        assert!(g.comment.is_none(), "no forfeit: {}", g.to_ggf());
+    }
+}
+
+#[test]
+fn gtp_rhino_against_outflank_when_both_exist() {
+    let Some(rhino) = gtp_rhino() else {
+        eprintln!("note: gtp-rhino is not installed: test skipped");
+        return;
+    };
+    if !outflank_has("nboard") {
+        eprintln!("note: `outflank nboard` does not exist yet: test skipped");
+        return;
+    }
+    let bin = env!("CARGO_BIN_EXE_outflank");
+    let (status, out, err) = outflank_match(&[
+        "--engine",
+        &format!("name=rhino,implicit-pass,cmd={} -l 1", rhino.display()),
+        "--engine",
+        &format!("name=outflank,proto=nboard,depth=2,cmd={bin} nboard"),
+        "--games",
+        "2",
+        "--tc",
+        "10",
+    ]);
+    assert_eq!(status, 0, "{out}\n{err}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("Game ")).count(), 2);
+    for l in out.lines().filter(|l| l.starts_with("Game ")) {
+        assert!(
+            l.contains(" wins ") || l.contains("{draw "),
+            "no forfeit: {out}"
+        );
+    }
+}

@@ -361,6 +361,17 @@ fn cli_runs_a_round_robin_and_writes_ggf() {
         .filter(|g| g.result.as_deref().is_some_and(|r| r.ends_with(":r")))
         .count();
     assert_eq!(forfeits, 4);
+    // `outflank show` reads the lines back (once the subcommand exists).
+    if outflank_has("show") {
+        let text = std::fs::read_to_string(&ggf).unwrap();
+        for line in text.lines() {
+            let out = Command::new(env!("CARGO_BIN_EXE_outflank"))
+                .args(["show", line])
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "show {line}: {out:?}");
+        }
+    }
 }
 
 #[test]

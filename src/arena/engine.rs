@@ -138,6 +138,9 @@ pub struct EngineProcess {
     lines: Receiver<String>,
     /// Set once the process is known to be gone.
     dead: bool,
+    /// Set once the process has been waited for: its pid (and process group id) may then
+    /// belong to another process, so it must not be signalled any more.
+    reaped: bool,
 }
 
 #[cfg(unix)]
@@ -226,6 +229,7 @@ impl EngineProcess {
             stdin,
             lines: rx,
             dead: false,
+            reaped: false,
         })
     }
 
@@ -273,6 +277,7 @@ impl EngineProcess {
         loop {
             match self.child.try_wait() {
                 Ok(Some(status)) => {
+                    self.reaped = true;
                     return EngineFailure::Crashed(status.to_string());
                 }
                 Ok(None) if Instant::now() < until => thread::sleep(Duration::from_millis(10)),
@@ -289,11 +294,17 @@ impl EngineProcess {
     /// Kills the process (and its process group) and reaps it.
     pub fn kill(&mut self) {
         self.stdin = None;
+        self.dead = true;
+        if self.reaped {
+            return;
+        }
+        // The group is signalled before the leader is reaped, while its id cannot have been
+        // reused.
         #[cfg(unix)]
         signal::kill_group(self.child.id());
         let _ = self.child.kill();
         let _ = self.child.wait();
-        self.dead = true;
+        self.reaped = true;
     }
 
     /// Asks the engine to leave: sends `quit_line` (if any), closes stdin, waits up to
@@ -307,9 +318,10 @@ impl EngineProcess {
             let until = Instant::now() + patience;
             while Instant::now() < until {
                 if let Ok(Some(_)) = self.child.try_wait() {
+                    self.reaped = true;
                     break;
                 }
-                thread::sleep(Duration::from_millis(10));
+                thread::sleep(Duration::from_millis(5));
             }
         }
         self.kill();

@@ -14,8 +14,11 @@ fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level))
         .target(env_logger::Target::Stderr)
         .init();
-    if let Err(e) = run(cli) {
-        eprintln!("outflank: {e:#}");
-        std::process::exit(2);
+    match run(cli) {
+        Ok(code) => std::process::exit(code),
+        Err(e) => {
+            eprintln!("outflank: {e:#}");
+            std::process::exit(2);
+        }
     }
 }

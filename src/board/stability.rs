@@ -41,14 +41,12 @@ fn full_lines(filled: u64) -> (u64, u64, u64, u64) {
     v = v.wrapping_mul(COL_A);
     let mut d = 0;
     let mut a = 0;
-    for i in 0..15 {
-        let m = DIAGONALS[0][i];
+    for (&m, &n) in DIAGONALS[0].iter().zip(&DIAGONALS[1]) {
         if filled & m == m {
             d |= m;
         }
-        let m = DIAGONALS[1][i];
-        if filled & m == m {
-            a |= m;
+        if filled & n == n {
+            a |= n;
         }
     }
     (h, v, d, a)

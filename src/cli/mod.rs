@@ -1,7 +1,14 @@
 //! The command line: one module per subcommand, each a thin layer over the library.
 
+pub mod analyze;
+pub mod bench;
+pub mod common;
+pub mod gtp;
 pub mod matchcmd;
+pub mod nboard;
 pub mod perft;
+pub mod show;
+pub mod solve;
 
 use clap::{Parser, Subcommand};
 
@@ -22,14 +29,33 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaves of the game tree to a depth (move-generation test and benchmark).
     Perft(perft::Args),
+    /// Show a position: the board, the side to move, disc counts and legal moves.
+    Show(show::Args),
+    /// Solve every position of an OBF file exactly (or win/loss/draw) and check the scores.
+    Solve(solve::Args),
+    /// Score the best moves of a position (or of positions read from stdin).
+    Analyze(analyze::Args),
+    /// Run the fixed benchmark workload (FFO #20-#39 and midgame searches).
+    Bench(bench::Args),
     /// Referee engine-vs-engine matches and round robins over GTP or NBoard.
     Match(matchcmd::Args),
+    /// Play over GTP on stdin/stdout (Quarry, GoGui, match scripts).
+    Gtp(gtp::Args),
+    /// Speak the NBoard protocol (version 2) on stdin/stdout, for the NBoard GUI.
+    Nboard(nboard::Args),
 }
 
-/// Runs a parsed command line; the error is reported by `main`.
-pub fn run(cli: Cli) -> anyhow::Result<()> {
+/// Runs a parsed command line and returns the exit status; an error is reported by `main`
+/// (exit status 2).
+pub fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Command::Perft(a) => perft::run(a),
-        Command::Match(a) => matchcmd::run(a).map(|_| ()),
+        Command::Show(a) => show::run(a),
+        Command::Solve(a) => solve::run(a),
+        Command::Analyze(a) => analyze::run(a),
+        Command::Bench(a) => bench::run(a),
+        Command::Match(a) => matchcmd::run(a),
+        Command::Gtp(a) => gtp::run(a),
+        Command::Nboard(a) => nboard::run(a),
     }
 }

@@ -1,6 +1,6 @@
 //! `outflank perft`: leaf counts, time and speed.
 
-use crate::board::Board;
+use super::common::read_position;
 use crate::perft::{PassRule, perft_parallel};
 use clap::Args as ClapArgs;
 use std::time::Instant;
@@ -10,6 +10,10 @@ use std::time::Instant;
 pub struct Args {
     /// Depth in plies.
     pub depth: u32,
+    /// The position to count from (board string, transcript or GGF game); the start by
+    /// default.
+    #[arg(long)]
+    pub position: Option<String>,
     /// Count a forced pass as a ply (true, the usual convention) or not (false).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     pub pass_is_ply: bool,
@@ -19,9 +23,16 @@ pub struct Args {
 }
 
 /// Runs `outflank perft`.
-pub fn run(a: Args) -> anyhow::Result<()> {
-    let board = Board::start();
-    let rule = if a.pass_is_ply { PassRule::Ply } else { PassRule::Free };
+pub fn run(a: Args) -> anyhow::Result<i32> {
+    let board = match &a.position {
+        Some(p) => read_position(p)?.position().board,
+        None => crate::board::Board::start(),
+    };
+    let rule = if a.pass_is_ply {
+        PassRule::Ply
+    } else {
+        PassRule::Free
+    };
     let t = Instant::now();
     let n = perft_parallel(board, a.depth, rule, a.threads.max(1));
     let s = t.elapsed().as_secs_f64();
@@ -32,5 +43,5 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         s,
         n as f64 / s.max(1e-9) / 1e6
     );
-    Ok(())
+    Ok(0)
 }

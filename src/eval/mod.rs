@@ -132,10 +132,8 @@ impl Weights {
                         _ => continue,
                     };
                     let mut value = square_value(sq);
-                    if let Some(corner) = guarded_corner(sq) {
-                        if occupied(corner) {
-                            value = 0.3;
-                        }
+                    if guarded_corner(sq).is_some_and(occupied) {
+                        value = 0.3;
                     }
                     v += sign * value / coverage[sq.index()] as f64;
                 }

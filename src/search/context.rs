@@ -95,7 +95,7 @@ impl<'a> Searcher<'a> {
     #[inline(always)]
     pub fn visit(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes % CHECK_EVERY == 0 {
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
             self.check();
         }
         self.stopped

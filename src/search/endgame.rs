@@ -18,6 +18,12 @@ pub const SHALLOW_EMPTIES: u32 = 6;
 /// From this many empties on, positions go through the transposition table.
 const HASH_EMPTIES: u32 = 10;
 
+/// From this many empties on, moves are also ordered by the evaluation.
+const EVAL_ORDER_EMPTIES: u32 = 16;
+
+/// Weight of the evaluation (per disc) against the mobility keys.
+const EVAL_ORDER_WEIGHT: i32 = 16;
+
 /// From this many empties on, a node may be split between threads.
 pub const SPLIT_EMPTIES: u32 = 14;
 
@@ -199,6 +205,9 @@ impl Searcher<'_> {
             let child = Board::new(b.opponent ^ f, b.player ^ f ^ (1u64 << sq));
             let key = if sq as u8 == tt_move {
                 i32::MAX
+            } else if e >= EVAL_ORDER_EMPTIES {
+                fastest_first_key(&child, sq, odd)
+                    - self.sh.eval.evaluate(&child) * EVAL_ORDER_WEIGHT
             } else {
                 fastest_first_key(&child, sq, odd)
             };

@@ -13,6 +13,7 @@ pub mod endgame;
 pub mod midgame;
 pub mod probcut;
 pub mod pvs;
+pub mod time;
 pub mod tt;
 
 use crate::board::{Board, Move, Square};
@@ -499,7 +500,7 @@ impl Root<'_, '_> {
             }
         }
         // Stable sort keeps the previous order among equal scores.
-        scored.sort_by(|x, y| y.0.cmp(&x.0));
+        scored.sort_by_key(|x| std::cmp::Reverse(x.0));
         Some(scored)
     }
 
@@ -524,6 +525,9 @@ impl Root<'_, '_> {
                 Some(e) if e.best != NO_MOVE => next = e.best,
                 _ => break,
             }
+        }
+        while pv.last() == Some(&Move::Pass) {
+            pv.pop();
         }
         pv
     }

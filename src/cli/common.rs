@@ -1,0 +1,55 @@
+//! Pieces shared by the subcommands: reading positions, engine options, progress bars.
+
+use crate::game::Game;
+use crate::notation::parse_position;
+use crate::search::{Engine, EngineConfig};
+use clap::Args as ClapArgs;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+
+/// Engine options shared by the subcommands that search.
+#[derive(ClapArgs, Debug, Clone)]
+pub struct EngineArgs {
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table size in megabytes.
+    #[arg(long = "hash", default_value_t = 256)]
+    pub hash_mb: usize,
+}
+
+impl EngineArgs {
+    /// An engine with these options.
+    pub fn engine(&self) -> Engine {
+        Engine::new(EngineConfig {
+            threads: self.threads.max(1),
+            hash_mb: self.hash_mb.max(1),
+        })
+    }
+}
+
+/// Reads a position argument (board string, transcript or GGF game) with a clear error.
+pub fn read_position(text: &str) -> anyhow::Result<Game> {
+    Ok(parse_position(text)?)
+}
+
+/// A progress bar on stderr for `n` items of work, hidden unless stderr is a terminal.
+pub fn progress_bar(n: u64) -> ProgressBar {
+    let pb = ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr());
+    if !std::io::stderr().is_terminal() {
+        pb.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    pb.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed_precise} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    pb
+}
+
+/// A principal variation as text: moves in lower case separated by spaces.
+pub fn pv_text(pv: &[crate::board::Move]) -> String {
+    pv.iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}

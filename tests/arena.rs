@@ -416,14 +416,18 @@ fn outflank_has(sub: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+/// Outflank's GTP front-end against its NBoard front-end: a fixed depth given each its own
+/// way (the GTP engine's command line, NBoard's `set depth`), a clock passed by both
+/// protocols, two openings with colours swapped; the GGF replays and the NBoard side's moves
+/// carry evaluations.
 #[test]
 #[ignore = "needs `outflank gtp` and `outflank nboard` (protocol front-ends, in progress)"]
 fn outflank_against_itself_in_both_protocols() {
     assert!(outflank_has("gtp") && outflank_has("nboard"));
     let bin = env!("CARGO_BIN_EXE_outflank");
     let ggf = tmp_file("self.ggf");
-    let gtp = format!("name=of-gtp,proto=gtp,cmd={bin} gtp");
-    let nb = format!("name=of-nboard,proto=nboard,depth=4,cmd={bin} nboard");
+    let gtp = format!("name=of-gtp,proto=gtp,cmd={bin} gtp --depth 3");
+    let nb = format!("name=of-nboard,proto=nboard,depth=3,cmd={bin} nboard");
     let (status, out, err) = outflank_match(&[
         "--engine",
         &gtp,
@@ -432,22 +436,37 @@ fn outflank_against_itself_in_both_protocols() {
         "--openings",
         fixture("xot-3.txt").to_str().unwrap(),
         "--games",
-        "2",
+        "4",
         "--tc",
-        "2+0.05",
+        "30+0.5",
+        "--concurrency",
+        "2",
         "--ggf",
         ggf.to_str().unwrap(),
     ]);
     assert_eq!(status, 0, "{out}\n{err}");
     let games: Vec<&str> = out.lines().filter(|l| l.starts_with("Game ")).collect();
-    assert_eq!(games.len(), 2, "{out}");
-    for g in check_ggf(&ggf) {
+    assert_eq!(games.len(), 4, "{out}");
+    let parsed = check_ggf(&ggf);
+    assert_eq!(parsed.len(), 4);
+    for g in &parsed {
         assert!(
             g.result_margin().is_some(),
             "played to the end: {}",
             g.to_ggf()
         );
         assert!(g.comment.is_none(), "no forfeit: {}", g.to_ggf());
+        let nboard_color = if g.black.as_deref() == Some("of-nboard") {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let evals = g
+            .moves
+            .iter()
+            .filter(|m| m.color == nboard_color && m.eval.is_some())
+            .count();
+        assert!(evals > 10, "NBoard moves carry evals: {}", g.to_ggf());
     }
 }
 

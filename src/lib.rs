@@ -6,6 +6,7 @@
 //! - [`perft`]: move-generation counts.
 //! - [`game`]: a game with history, passes and undo.
 //! - [`notation`]: board strings, transcripts, OBF, GGF and WTHOR, read and written.
+//! - [`protocol`]: the GTP and NBoard front-ends, with a stdin reader thread and a search worker.
 //! - [`arena`]: the match runner: engines as GTP/NBoard clients, refereed games, Elo, SPRT.
 
 pub mod arena;
@@ -15,6 +16,7 @@ pub mod eval;
 pub mod game;
 pub mod notation;
 pub mod perft;
+pub mod protocol;
 pub mod search;
 
 pub use board::{Board, Color, Move, Position, Square};

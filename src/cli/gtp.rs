@@ -1,0 +1,70 @@
+//! `outflank gtp`: play over GTP on stdin/stdout (Quarry, GoGui, match scripts). Also holds
+//! the engine options both protocol front-ends take.
+
+use crate::protocol::{self, Options};
+use crate::search::time::{Level, MovePlan};
+use clap::Args as ClapArgs;
+use std::time::Duration;
+
+/// Engine options of the protocol front-ends (`outflank gtp`, `outflank nboard`).
+#[derive(ClapArgs, Debug, Clone)]
+pub struct FrontendArgs {
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table size in megabytes.
+    #[arg(long = "hash", value_name = "MB", default_value_t = 64)]
+    pub hash_mb: usize,
+    /// Strength level 1-60: midgame depth = level, exact solve from 2x level empties (up to
+    /// 20), then more slowly up to level 60 (perfect play). Default 14 when there is neither
+    /// a clock nor --depth nor --time.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub level: Option<u32>,
+    /// Fixed midgame depth in plies (1-60).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: Option<u32>,
+    /// Time per move in seconds (a hard limit; a game clock, when the protocol gives one,
+    /// also applies).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time: Option<f64>,
+    /// Use the opening book (on|off; accepted, there is no book yet).
+    #[arg(long, value_name = "on|off", default_value = "on", value_parser = ["on", "off"])]
+    pub book: String,
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v < 1e7 => Ok(v),
+        _ => Err(format!("{s:?} is not a positive number of seconds")),
+    }
+}
+
+impl FrontendArgs {
+    /// The protocol options these arguments describe.
+    pub fn options(&self) -> Options {
+        Options {
+            threads: self.threads.max(1),
+            hash_mb: self.hash_mb.max(1),
+            plan: MovePlan {
+                level: self.level.map(Level::new),
+                depth: self.depth,
+                move_time: self.time.map(Duration::from_secs_f64),
+            },
+            book: self.book == "on",
+        }
+    }
+}
+
+/// Arguments of `outflank gtp`.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Engine options.
+    #[command(flatten)]
+    pub engine: FrontendArgs,
+}
+
+/// Runs `outflank gtp` until `quit` or the end of stdin.
+pub fn run(a: Args) -> anyhow::Result<i32> {
+    protocol::gtp::run(a.engine.options(), std::io::stdin(), std::io::stdout())?;
+    Ok(0)
+}

@@ -1,0 +1,937 @@
+//! GTP (Go Text Protocol version 2) in its Othello dialect, as Quarry, GoGui, GRhino and
+//! the match scripts of the field speak it.
+//!
+//! Framing: one command per line, an optional numeric id first; the reply is `=id result`
+//! or `?id message` (no space between the sign and the id), then an empty line. Control
+//! characters are dropped, tabs become spaces, `#` starts a comment, and blank lines are
+//! ignored, as GTP says. The standard error texts are used: `unknown command`,
+//! `syntax error`, `illegal move`, `unacceptable size`, `cannot undo`, `cannot score`.
+//!
+//! Squares are in Othello notation (a1 top left, row digits top to bottom); moves are
+//! answered in upper case (`F5`) and passes as `pass`. Passes are accepted in three styles:
+//! explicit (`play w pass`, or `PA`), implicit (a move for the colour that is not to move,
+//! accepted only when the side to move has no move: the pass is played first and undone
+//! with the move), and `genmove` answering `pass`.
+//!
+//! Commands: `protocol_version`, `name`, `version`, `known_command`, `list_commands`,
+//! `quit`, `boardsize`, `clear_board`, `komi`, `play`, `genmove`, `reg_genmove`, `undo`,
+//! `showboard`, `final_score`, `time_settings`, `time_left`, `list_games`, `set_game`, the
+//! six `gogui-rules_*` commands and `gogui-analyze_commands` (so GoGui can play Othello),
+//! and the extension `outflank-set [KEY VALUE]` (threads, hash, level, depth, time, book).
+
+use super::{Flow, Frontend, Input, MAX_LINE, NAME, Options, Session, VERSION};
+use crate::board::{Color, Move, Position, Square};
+use crate::game::Game;
+use crate::search::Info;
+use crate::search::time::{Clock, Level, single_reply};
+use std::fmt::Write as _;
+use std::io::{self, Read, Write};
+use std::time::{Duration, Instant};
+
+/// Every command this front-end knows, as `list_commands` reports them.
+pub const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "undo",
+    "showboard",
+    "final_score",
+    "time_settings",
+    "time_left",
+    "list_games",
+    "set_game",
+    "gogui-rules_game_id",
+    "gogui-rules_board",
+    "gogui-rules_board_size",
+    "gogui-rules_legal_moves",
+    "gogui-rules_side_to_move",
+    "gogui-rules_final_result",
+    "gogui-analyze_commands",
+    "outflank-set",
+];
+
+/// A parsed GTP command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// `protocol_version`: answers `2`.
+    ProtocolVersion,
+    /// `name`.
+    Name,
+    /// `version`.
+    Version,
+    /// `known_command NAME`.
+    KnownCommand(String),
+    /// `list_commands`.
+    ListCommands,
+    /// `quit`.
+    Quit,
+    /// `boardsize N`: 8 only.
+    BoardSize(u32),
+    /// `clear_board`.
+    ClearBoard,
+    /// `komi X`: accepted and ignored.
+    Komi,
+    /// `play COLOR MOVE`.
+    Play(Color, Move),
+    /// `genmove COLOR`: search and play.
+    Genmove(Color),
+    /// `reg_genmove COLOR`: search without playing.
+    RegGenmove(Color),
+    /// `undo`.
+    Undo,
+    /// `showboard`.
+    Showboard,
+    /// `final_score`.
+    FinalScore,
+    /// `time_settings MAIN BYO_TIME BYO_STONES` (seconds, seconds, stones).
+    TimeSettings {
+        /// Main time, seconds.
+        main: f64,
+        /// Byo-yomi period, seconds.
+        byo_time: f64,
+        /// Stones per byo-yomi period.
+        byo_stones: u32,
+    },
+    /// `time_left COLOR SECONDS STONES`.
+    TimeLeft {
+        /// Whose clock.
+        color: Color,
+        /// Seconds left.
+        secs: f64,
+        /// Stones left in the byo-yomi period (0: main time).
+        stones: u32,
+    },
+    /// `list_games`.
+    ListGames,
+    /// `set_game NAME`.
+    SetGame(String),
+    /// `gogui-rules_game_id`.
+    RulesGameId,
+    /// `gogui-rules_board`.
+    RulesBoard,
+    /// `gogui-rules_board_size`.
+    RulesBoardSize,
+    /// `gogui-rules_legal_moves`.
+    RulesLegalMoves,
+    /// `gogui-rules_side_to_move`.
+    RulesSideToMove,
+    /// `gogui-rules_final_result`.
+    RulesFinalResult,
+    /// `gogui-analyze_commands`.
+    AnalyzeCommands,
+    /// `outflank-set`: list the options; `outflank-set KEY VALUE`: set one.
+    Set(Option<(String, String)>),
+}
+
+/// Why a line is not a command that can run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// Not a command name this engine knows.
+    Unknown,
+    /// Missing or malformed arguments (the detail goes to the log).
+    Syntax(String),
+}
+
+/// A line split into its id and its command.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Request {
+    /// The numeric id, as written.
+    pub id: Option<String>,
+    /// The command, or why it is not one.
+    pub command: Result<Command, ParseError>,
+}
+
+/// Applies GTP's preprocessing: control characters other than tab are dropped, tabs become
+/// spaces, and everything from `#` on is a comment.
+pub fn preprocess(line: &str) -> String {
+    let line = line.split('#').next().unwrap_or("");
+    line.chars()
+        .filter_map(|c| match c {
+            '\t' => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect()
+}
+
+fn parse_color(s: &str) -> Result<Color, ParseError> {
+    match s.to_ascii_lowercase().as_str() {
+        "b" | "black" => Ok(Color::Black),
+        "w" | "white" => Ok(Color::White),
+        _ => Err(ParseError::Syntax(format!("not a colour: {s:?}"))),
+    }
+}
+
+fn parse_number<T: std::str::FromStr>(s: &str, what: &str) -> Result<T, ParseError> {
+    s.parse()
+        .map_err(|_| ParseError::Syntax(format!("not {what}: {s:?}")))
+}
+
+fn parse_seconds(s: &str) -> Result<f64, ParseError> {
+    let v: f64 = parse_number(s, "a number of seconds")?;
+    if v.is_finite() && v >= 0.0 {
+        Ok(v)
+    } else {
+        Err(ParseError::Syntax(format!("not a time: {s:?}")))
+    }
+}
+
+/// Parses one preprocessed, non-blank line. `None` for a blank line (GTP ignores it).
+pub fn parse(line: &str) -> Option<Request> {
+    let mut words = line.split_whitespace();
+    let first = words.next()?;
+    let (id, name) = if first.bytes().all(|b| b.is_ascii_digit()) {
+        (Some(first.to_string()), words.next())
+    } else {
+        (None, Some(first))
+    };
+    let args: Vec<&str> = words.collect();
+    let command = match name {
+        None => Err(ParseError::Syntax("an id without a command".into())),
+        Some(name) => parse_command(&name.to_ascii_lowercase(), &args),
+    };
+    Some(Request { id, command })
+}
+
+fn parse_command(name: &str, args: &[&str]) -> Result<Command, ParseError> {
+    let need = |n: usize| -> Result<(), ParseError> {
+        if args.len() < n {
+            Err(ParseError::Syntax(format!(
+                "{name} needs {n} argument{}",
+                if n == 1 { "" } else { "s" }
+            )))
+        } else {
+            Ok(())
+        }
+    };
+    let command = match name {
+        "protocol_version" => Command::ProtocolVersion,
+        "name" => Command::Name,
+        "version" => Command::Version,
+        "known_command" => {
+            need(1)?;
+            Command::KnownCommand(args[0].to_string())
+        }
+        "list_commands" => Command::ListCommands,
+        "quit" => Command::Quit,
+        "boardsize" => {
+            need(1)?;
+            Command::BoardSize(parse_number(args[0], "a board size")?)
+        }
+        "clear_board" => Command::ClearBoard,
+        "komi" => {
+            need(1)?;
+            let k: f64 = parse_number(args[0], "a komi")?;
+            if !k.is_finite() {
+                return Err(ParseError::Syntax("komi is not finite".into()));
+            }
+            Command::Komi
+        }
+        "play" => {
+            need(2)?;
+            let color = parse_color(args[0])?;
+            let mv = args[1]
+                .parse::<Move>()
+                .map_err(|e| ParseError::Syntax(e.to_string()))?;
+            Command::Play(color, mv)
+        }
+        "genmove" => {
+            need(1)?;
+            Command::Genmove(parse_color(args[0])?)
+        }
+        "reg_genmove" => {
+            need(1)?;
+            Command::RegGenmove(parse_color(args[0])?)
+        }
+        "undo" => Command::Undo,
+        "showboard" => Command::Showboard,
+        "final_score" => Command::FinalScore,
+        "time_settings" => {
+            need(3)?;
+            Command::TimeSettings {
+                main: parse_seconds(args[0])?,
+                byo_time: parse_seconds(args[1])?,
+                byo_stones: parse_number(args[2], "a number of stones")?,
+            }
+        }
+        "time_left" => {
+            need(3)?;
+            Command::TimeLeft {
+                color: parse_color(args[0])?,
+                secs: parse_seconds(args[1])?,
+                stones: parse_number(args[2], "a number of stones")?,
+            }
+        }
+        "list_games" => Command::ListGames,
+        "set_game" => {
+            need(1)?;
+            Command::SetGame(args.join(" "))
+        }
+        "gogui-rules_game_id" => Command::RulesGameId,
+        "gogui-rules_board" => Command::RulesBoard,
+        "gogui-rules_board_size" => Command::RulesBoardSize,
+        "gogui-rules_legal_moves" => Command::RulesLegalMoves,
+        "gogui-rules_side_to_move" => Command::RulesSideToMove,
+        "gogui-rules_final_result" => Command::RulesFinalResult,
+        "gogui-analyze_commands" => Command::AnalyzeCommands,
+        "outflank-set" => match args {
+            [] => Command::Set(None),
+            [k, v] => Command::Set(Some((k.to_ascii_lowercase(), v.to_string()))),
+            _ => {
+                return Err(ParseError::Syntax(
+                    "outflank-set takes a key and a value".into(),
+                ));
+            }
+        },
+        _ => return Err(ParseError::Unknown),
+    };
+    Ok(command)
+}
+
+/// The GTP time settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct TimeSettings {
+    main: f64,
+    byo_time: f64,
+    byo_stones: u32,
+}
+
+impl TimeSettings {
+    /// No limit: byo-yomi time with no stones (GTP), or no time at all.
+    fn unlimited(&self) -> bool {
+        (self.byo_time > 0.0 && self.byo_stones == 0) || (self.main <= 0.0 && self.byo_time <= 0.0)
+    }
+
+    /// A fresh clock: the main time, or the first byo-yomi period when there is none.
+    fn initial(&self) -> ClockState {
+        if self.main > 0.0 || self.byo_stones == 0 {
+            ClockState {
+                secs: self.main,
+                stones: 0,
+            }
+        } else {
+            ClockState {
+                secs: self.byo_time,
+                stones: self.byo_stones,
+            }
+        }
+    }
+}
+
+/// One colour's clock: seconds left and stones left in the period (0 in main time).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct ClockState {
+    secs: f64,
+    stones: u32,
+}
+
+/// A search in progress for `genmove` or `reg_genmove`.
+#[derive(Debug)]
+struct Pending {
+    id: Option<String>,
+    color: Color,
+    play: bool,
+    start: Instant,
+}
+
+/// The GTP front-end's state.
+pub struct Gtp {
+    options: Options,
+    game: Game,
+    /// For each move of `game`: true when it is a pass the engine inserted (implicit pass),
+    /// undone together with the move after it.
+    implicit: Vec<bool>,
+    time: Option<TimeSettings>,
+    clocks: [Option<ClockState>; 2],
+    pending: Option<Pending>,
+}
+
+fn index(c: Color) -> usize {
+    match c {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+/// A move as GTP answers it: `F5`, or `pass`.
+pub fn move_text(mv: Move) -> String {
+    match mv {
+        Move::Play(s) => s.name_upper(),
+        Move::Pass => "pass".to_string(),
+    }
+}
+
+/// The score of a finished game as GTP writes it: `B+12`, `W+4` or `0`.
+pub fn score_text(black_score: i32) -> String {
+    match black_score {
+        0 => "0".to_string(),
+        s if s > 0 => format!("B+{s}"),
+        s => format!("W+{}", -s),
+    }
+}
+
+/// A readable board for `showboard` (no blank lines: they would end the reply).
+pub fn board_text(pos: &Position) -> String {
+    let mut s = pos.to_string();
+    let black = pos.black().count_ones();
+    let white = pos.white().count_ones();
+    let _ = write!(s, "\nX black {black}, O white {white}; ");
+    if pos.board.is_game_over() {
+        s.push_str("game over");
+    } else {
+        let _ = write!(s, "{} to move", pos.to_move);
+    }
+    s
+}
+
+/// The board for `gogui-rules_board`: 8 rows of `X`, `O` and `.`, row 8 first, since GoGui
+/// draws its first line at the top and numbers rows from the bottom; so the squares GoGui
+/// names are the squares Outflank names.
+pub fn gogui_board(pos: &Position) -> String {
+    let mut rows = Vec::with_capacity(8);
+    for row in (0..8u8).rev() {
+        let cells: Vec<&str> = (0..8u8)
+            .map(|col| {
+                let sq = Square::from_coords(col, row).expect("on the board");
+                match pos.at(sq) {
+                    Some(Color::Black) => "X",
+                    Some(Color::White) => "O",
+                    None => ".",
+                }
+            })
+            .collect();
+        rows.push(cells.join(" "));
+    }
+    rows.join("\n")
+}
+
+impl Gtp {
+    /// A front-end with these options and the start position.
+    pub fn new(options: Options) -> Gtp {
+        Gtp {
+            options,
+            game: Game::default(),
+            implicit: Vec::new(),
+            time: None,
+            clocks: [None, None],
+            pending: None,
+        }
+    }
+
+    fn reply(
+        &self,
+        session: &mut Session,
+        id: &Option<String>,
+        ok: bool,
+        text: &str,
+    ) -> io::Result<()> {
+        let sign = if ok { '=' } else { '?' };
+        let id = id.as_deref().unwrap_or("");
+        let sep = if text.is_empty() || text.starts_with('\n') {
+            ""
+        } else {
+            " "
+        };
+        session.raw(&format!("{sign}{id}{sep}{text}\n\n"))
+    }
+
+    /// The mover's clock for the time manager, if the game is timed.
+    fn clock(&self, color: Color) -> Option<Clock> {
+        let settings = self.time?;
+        if settings.unlimited() {
+            return None;
+        }
+        let state = self.clocks[index(color)].unwrap_or_else(|| settings.initial());
+        let remaining = Duration::from_secs_f64(state.secs.max(0.0));
+        Some(if state.stones > 0 {
+            Clock {
+                remaining,
+                moves_to_go: Some(state.stones),
+                ..Clock::default()
+            }
+        } else {
+            Clock {
+                remaining,
+                byo_yomi: (settings.byo_time > 0.0 && settings.byo_stones > 0).then(|| {
+                    (
+                        Duration::from_secs_f64(settings.byo_time),
+                        settings.byo_stones,
+                    )
+                }),
+                ..Clock::default()
+            }
+        })
+    }
+
+    /// Charges `elapsed` to `color`'s clock (the controller's `time_left` corrects it).
+    fn charge(&mut self, color: Color, elapsed: Duration) {
+        let Some(settings) = self.time else { return };
+        if settings.unlimited() {
+            return;
+        }
+        let state = self.clocks[index(color)].get_or_insert_with(|| settings.initial());
+        state.secs -= elapsed.as_secs_f64();
+        if state.stones > 0 {
+            state.stones -= 1;
+            if state.stones == 0 {
+                *state = ClockState {
+                    secs: settings.byo_time,
+                    stones: settings.byo_stones,
+                };
+            }
+        } else if state.secs <= 0.0 && settings.byo_stones > 0 {
+            *state = ClockState {
+                secs: settings.byo_time,
+                stones: settings.byo_stones,
+            };
+        }
+    }
+
+    fn clear(&mut self) {
+        self.game = Game::default();
+        self.implicit.clear();
+        self.clocks = [None, None];
+    }
+
+    /// Plays `mv` for `color`, with an implicit pass first when `color` is not to move and
+    /// the side to move must pass.
+    fn play(&mut self, color: Color, mv: Move) -> bool {
+        let before = self.game.len();
+        if self.game.play_as(color, mv).is_err() {
+            return false;
+        }
+        if self.game.len() == before + 2 {
+            self.implicit.push(true);
+        }
+        self.implicit.push(false);
+        true
+    }
+
+    fn undo(&mut self) -> bool {
+        if self.game.undo().is_none() {
+            return false;
+        }
+        self.implicit.pop();
+        while self.implicit.last() == Some(&true) {
+            self.game.undo();
+            self.implicit.pop();
+        }
+        true
+    }
+
+    /// Starts `genmove`/`reg_genmove`, or answers at once when no search is needed.
+    fn genmove(
+        &mut self,
+        id: Option<String>,
+        color: Color,
+        play: bool,
+        session: &mut Session,
+    ) -> io::Result<()> {
+        let start = Instant::now();
+        let mut pos = self.game.position();
+        if pos.board.is_game_over() {
+            return self.reply(session, &id, true, "pass");
+        }
+        if pos.to_move != color {
+            if !pos.board.must_pass() {
+                let msg = format!("illegal move: {} is to move", pos.to_move);
+                return self.reply(session, &id, false, &msg);
+            }
+            if play {
+                self.play(pos.to_move, Move::Pass);
+                // The engine's own pass is implicit: undone with the move that follows.
+                if let Some(last) = self.implicit.last_mut() {
+                    *last = true;
+                }
+            }
+            pos = pos.play(Move::Pass).expect("a forced pass");
+        }
+        if let Some(mv) = single_reply(&pos.board) {
+            return self.answer(id, color, play, mv, start, session);
+        }
+        let threads = self.options.threads;
+        let limits = self
+            .options
+            .plan
+            .limits(&pos.board, self.clock(color).as_ref(), threads);
+        log::debug!("genmove {color}: {limits:?}");
+        self.pending = Some(Pending {
+            id,
+            color,
+            play,
+            start,
+        });
+        session.search(pos.board, limits, true);
+        Ok(())
+    }
+
+    fn answer(
+        &mut self,
+        id: Option<String>,
+        color: Color,
+        play: bool,
+        mv: Move,
+        start: Instant,
+        session: &mut Session,
+    ) -> io::Result<()> {
+        if play {
+            if !self.play(color, mv) {
+                log::error!("the engine chose an illegal move {mv}");
+                return self.reply(session, &id, false, "illegal move");
+            }
+            self.charge(color, start.elapsed());
+        }
+        self.reply(session, &id, true, &move_text(mv))
+    }
+
+    fn set_option(&mut self, key: &str, value: &str, session: &mut Session) -> Result<(), String> {
+        let none = value.eq_ignore_ascii_case("none") || value.eq_ignore_ascii_case("off");
+        let number = || -> Result<u32, String> {
+            value
+                .parse::<u32>()
+                .map_err(|_| format!("{key} wants a whole number, not {value:?}"))
+        };
+        match key {
+            "threads" => {
+                let t = number()?.clamp(1, 256) as usize;
+                self.options.threads = t;
+                session.configure(move |e| e.set_threads(t));
+            }
+            "hash" => {
+                let mb = number()?.clamp(1, 1 << 16) as usize;
+                self.options.hash_mb = mb;
+                session.configure(move |e| e.set_hash_mb(mb));
+            }
+            "level" => {
+                self.options.plan.level = if none {
+                    None
+                } else {
+                    Some(Level::new(number()?))
+                }
+            }
+            "depth" => {
+                self.options.plan.depth = if none {
+                    None
+                } else {
+                    Some(number()?.clamp(1, 60))
+                }
+            }
+            "time" => {
+                self.options.plan.move_time = if none {
+                    None
+                } else {
+                    let s: f64 = value
+                        .parse()
+                        .ok()
+                        .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s < 1e7)
+                        .ok_or_else(|| format!("time wants seconds, not {value:?}"))?;
+                    Some(Duration::from_secs_f64(s))
+                }
+            }
+            "book" => {
+                self.options.book = match value.to_ascii_lowercase().as_str() {
+                    "on" | "1" | "true" => true,
+                    "off" | "0" | "false" => false,
+                    _ => return Err(format!("book wants on or off, not {value:?}")),
+                }
+            }
+            _ => return Err(format!("unknown option {key:?}")),
+        }
+        Ok(())
+    }
+
+    fn options_text(&self) -> String {
+        let o = &self.options;
+        let opt = |v: Option<String>| v.unwrap_or_else(|| "none".to_string());
+        format!(
+            "threads {}\nhash {}\nlevel {}\ndepth {}\ntime {}\nbook {}",
+            o.threads,
+            o.hash_mb,
+            opt(o.plan.level.map(|l| l.to_string())),
+            opt(o.plan.depth.map(|d| d.to_string())),
+            opt(o.plan.move_time.map(|t| t.as_secs_f64().to_string())),
+            if o.book { "on" } else { "off" },
+        )
+    }
+
+    fn handle(&mut self, line: &str, session: &mut Session) -> io::Result<Flow> {
+        let Some(Request { id, command }) = parse(&preprocess(line)) else {
+            return Ok(Flow::Continue);
+        };
+        let command = match command {
+            Ok(c) => c,
+            Err(ParseError::Unknown) => {
+                self.reply(session, &id, false, "unknown command")?;
+                return Ok(Flow::Continue);
+            }
+            Err(ParseError::Syntax(why)) => {
+                log::debug!("syntax error in {line:?}: {why}");
+                self.reply(session, &id, false, "syntax error")?;
+                return Ok(Flow::Continue);
+            }
+        };
+        let ok =
+            |s: &mut Self, session: &mut Session, text: &str| s.reply(session, &id, true, text);
+        let fail =
+            |s: &mut Self, session: &mut Session, text: &str| s.reply(session, &id, false, text);
+        let pos = self.game.position();
+        match command {
+            Command::ProtocolVersion => ok(self, session, "2")?,
+            Command::Name => ok(self, session, NAME)?,
+            Command::Version => ok(self, session, VERSION)?,
+            Command::KnownCommand(name) => {
+                let known = COMMANDS.contains(&name.to_ascii_lowercase().as_str());
+                ok(self, session, if known { "true" } else { "false" })?
+            }
+            Command::ListCommands => ok(self, session, &COMMANDS.join("\n"))?,
+            Command::Quit => {
+                ok(self, session, "")?;
+                return Ok(Flow::Quit);
+            }
+            Command::BoardSize(8) => {
+                self.clear();
+                ok(self, session, "")?
+            }
+            Command::BoardSize(_) => fail(self, session, "unacceptable size")?,
+            Command::ClearBoard => {
+                self.clear();
+                ok(self, session, "")?
+            }
+            Command::Komi => ok(self, session, "")?,
+            Command::Play(color, mv) => {
+                if self.play(color, mv) {
+                    ok(self, session, "")?
+                } else {
+                    fail(self, session, "illegal move")?
+                }
+            }
+            Command::Genmove(color) => self.genmove(id.clone(), color, true, session)?,
+            Command::RegGenmove(color) => self.genmove(id.clone(), color, false, session)?,
+            Command::Undo => {
+                if self.undo() {
+                    ok(self, session, "")?
+                } else {
+                    fail(self, session, "cannot undo")?
+                }
+            }
+            Command::Showboard => ok(self, session, &format!("\n{}", board_text(&pos)))?,
+            Command::FinalScore => match self.game.result() {
+                Some(r) => ok(self, session, &score_text(r))?,
+                None => fail(self, session, "cannot score")?,
+            },
+            Command::TimeSettings {
+                main,
+                byo_time,
+                byo_stones,
+            } => {
+                self.time = Some(TimeSettings {
+                    main,
+                    byo_time,
+                    byo_stones,
+                });
+                self.clocks = [None, None];
+                ok(self, session, "")?
+            }
+            Command::TimeLeft {
+                color,
+                secs,
+                stones,
+            } => {
+                self.clocks[index(color)] = Some(ClockState { secs, stones });
+                if self.time.is_none() {
+                    // A clock without settings: treat the time left as the whole game's.
+                    self.time = Some(TimeSettings {
+                        main: secs,
+                        byo_time: 0.0,
+                        byo_stones: 0,
+                    });
+                }
+                ok(self, session, "")?
+            }
+            Command::ListGames => ok(self, session, "Othello")?,
+            Command::SetGame(name) => {
+                if name.eq_ignore_ascii_case("othello") || name.eq_ignore_ascii_case("reversi") {
+                    ok(self, session, "")?
+                } else {
+                    fail(self, session, "unsupported game")?
+                }
+            }
+            Command::RulesGameId => ok(self, session, "Othello")?,
+            Command::RulesBoard => ok(self, session, &format!("\n{}", gogui_board(&pos)))?,
+            Command::RulesBoardSize => ok(self, session, "8")?,
+            Command::RulesLegalMoves => {
+                let moves: Vec<String> = pos.legal_moves().into_iter().map(move_text).collect();
+                ok(self, session, &moves.join(" "))?
+            }
+            Command::RulesSideToMove => ok(self, session, pos.to_move.name())?,
+            Command::RulesFinalResult => match self.game.result() {
+                Some(r) => ok(self, session, &score_text(r))?,
+                None => ok(self, session, "unknown")?,
+            },
+            Command::AnalyzeCommands => ok(
+                self,
+                session,
+                "string/Final Result/gogui-rules_final_result\n\
+                 plist/Legal Moves/gogui-rules_legal_moves\n\
+                 string/Side to Move/gogui-rules_side_to_move\n\
+                 string/Show Board/showboard\n\
+                 param/Outflank Options/outflank-set",
+            )?,
+            Command::Set(None) => {
+                let text = self.options_text();
+                ok(self, session, &text)?
+            }
+            Command::Set(Some((key, value))) => match self.set_option(&key, &value, session) {
+                Ok(()) => ok(self, session, "")?,
+                Err(why) => fail(self, session, &why)?,
+            },
+        }
+        Ok(Flow::Continue)
+    }
+}
+
+impl Frontend for Gtp {
+    fn interrupts(&self, input: &Input) -> bool {
+        match input {
+            Input::Eof => true,
+            Input::Line(l) => {
+                parse(&preprocess(l)).is_some_and(|r| matches!(r.command, Ok(Command::Quit)))
+            }
+            Input::TooLong { .. } => false,
+        }
+    }
+
+    fn input(&mut self, input: Input, session: &mut Session) -> io::Result<Flow> {
+        match input {
+            Input::Eof => Ok(Flow::Quit),
+            Input::TooLong { len } => {
+                log::debug!("a line of {len} bytes");
+                let msg = format!("line too long ({len} bytes; at most {MAX_LINE})");
+                self.reply(session, &None, false, &msg)?;
+                Ok(Flow::Continue)
+            }
+            Input::Line(line) => self.handle(&line, session),
+        }
+    }
+
+    fn progress(&mut self, info: &Info, _session: &mut Session) -> io::Result<()> {
+        if let Some(best) = info.best() {
+            log::info!(
+                "depth {} {}% score {} {} nodes {} {:.2}s",
+                info.depth,
+                info.selectivity,
+                best.score,
+                best.mv,
+                info.nodes,
+                info.elapsed.as_secs_f64()
+            );
+        }
+        Ok(())
+    }
+
+    fn done(&mut self, info: Info, session: &mut Session) -> io::Result<Flow> {
+        let Some(p) = self.pending.take() else {
+            return Ok(Flow::Continue);
+        };
+        let pos = self.game.position();
+        let board = if pos.to_move == p.color {
+            pos.board
+        } else {
+            pos.board.passed()
+        };
+        let mv = match info.best() {
+            Some(l) => l.mv,
+            // No result at all (the search failed): any legal move beats no answer.
+            None => single_reply(&board)
+                .or_else(|| {
+                    crate::board::Square::iter(board.moves())
+                        .next()
+                        .map(Move::Play)
+                })
+                .unwrap_or(Move::Pass),
+        };
+        self.answer(p.id, p.color, p.play, mv, p.start, session)?;
+        Ok(Flow::Continue)
+    }
+}
+
+/// Runs a GTP session on `input` and `output` until `quit` or EOF.
+pub fn run<R: Read + Send + 'static, W: Write>(
+    options: Options,
+    input: R,
+    output: W,
+) -> io::Result<()> {
+    let config = options.engine_config();
+    let mut gtp = Gtp::new(options);
+    super::run(&mut gtp, input, output, config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmd(line: &str) -> Result<Command, ParseError> {
+        parse(&preprocess(line)).unwrap().command
+    }
+
+    #[test]
+    fn parsing() {
+        assert_eq!(parse(&preprocess("   # only a comment")), None);
+        assert_eq!(parse(""), None);
+        let r = parse("12 play B f5").unwrap();
+        assert_eq!(r.id.as_deref(), Some("12"));
+        assert_eq!(
+            r.command,
+            Ok(Command::Play(
+                Color::Black,
+                Move::Play("f5".parse().unwrap())
+            ))
+        );
+        assert_eq!(
+            cmd("play w PA"),
+            Ok(Command::Play(Color::White, Move::Pass))
+        );
+        assert_eq!(
+            cmd("play white pass"),
+            Ok(Command::Play(Color::White, Move::Pass))
+        );
+        assert!(matches!(cmd("play x f5"), Err(ParseError::Syntax(_))));
+        assert!(matches!(cmd("play b z9"), Err(ParseError::Syntax(_))));
+        assert!(matches!(cmd("play b"), Err(ParseError::Syntax(_))));
+        assert_eq!(cmd("frobnicate"), Err(ParseError::Unknown));
+        assert_eq!(cmd("GENMOVE\tW"), Ok(Command::Genmove(Color::White)));
+        assert_eq!(cmd("boardsize 8"), Ok(Command::BoardSize(8)));
+        assert!(matches!(cmd("boardsize eight"), Err(ParseError::Syntax(_))));
+        assert!(matches!(
+            cmd("time_settings 1 -1 0"),
+            Err(ParseError::Syntax(_))
+        ));
+        assert!(matches!(cmd("komi nan"), Err(ParseError::Syntax(_))));
+        assert_eq!(preprocess("a\u{1}b\tc # d"), "ab c ");
+    }
+
+    #[test]
+    fn texts() {
+        assert_eq!(score_text(0), "0");
+        assert_eq!(score_text(12), "B+12");
+        assert_eq!(score_text(-4), "W+4");
+        assert_eq!(move_text(Move::Pass), "pass");
+        assert_eq!(move_text(Move::Play("f5".parse().unwrap())), "F5");
+        let board = gogui_board(&Position::start());
+        let rows: Vec<&str> = board.lines().collect();
+        assert_eq!(rows.len(), 8);
+        // Row 5 (second from the bottom line... fourth line) holds d5 black and e5 white.
+        assert_eq!(rows[3], ". . . X O . . .");
+        assert_eq!(rows[4], ". . . O X . . .");
+        assert!(!board_text(&Position::start()).contains("\n\n"));
+    }
+}

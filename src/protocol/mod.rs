@@ -1,0 +1,470 @@
+//! The text protocols GUIs and referees use to drive the engine: [`gtp`] and [`nboard`].
+//!
+//! What both share lives here:
+//!
+//! - a reader thread that turns stdin into [`Input`] lines (at most [`MAX_LINE`] bytes,
+//!   lossy UTF-8, CR LF or LF endings, EOF reported), so that a search can be interrupted
+//!   while it runs;
+//! - a [`Worker`] thread that owns the [`Engine`] and runs one [`Engine::search`] at a time
+//!   with a fresh stop flag, reporting progress and results as [`Event`]s;
+//! - the [`Session`] a front-end writes to (every line flushed) and starts searches from;
+//! - the driver [`run`]: lines are queued and handled one after another while no search
+//!   runs; lines that must interrupt (NBoard's `ping`, `quit`, EOF) stop the running search
+//!   when they arrive, and searches started while such a line waits in the queue stop at
+//!   once;
+//! - the engine [`Options`] both front-ends accept.
+//!
+//! Front-ends parse a line into a command enum first and then dispatch on it; they contain
+//! no search code.
+
+pub mod gtp;
+pub mod nboard;
+
+use crate::board::Board;
+use crate::search::time::MovePlan;
+use crate::search::{Engine, EngineConfig, Info, Limits};
+use std::collections::VecDeque;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread;
+
+/// The longest input line accepted, in bytes (1 MiB, line ending excluded). Longer lines are
+/// reported as [`Input::TooLong`].
+pub const MAX_LINE: usize = 1 << 20;
+
+/// The engine's name, as the protocols report it.
+pub const NAME: &str = "Outflank";
+
+/// The engine's version.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// One thing read from the input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// A line without its line ending (`\n` or `\r\n`), invalid UTF-8 replaced.
+    Line(String),
+    /// A line longer than [`MAX_LINE`]; `len` is its length in bytes.
+    TooLong {
+        /// Its length in bytes.
+        len: usize,
+    },
+    /// The end of the input (or a read error): the controller is gone.
+    Eof,
+}
+
+/// What the driver loop receives: input lines and search reports.
+#[derive(Debug)]
+pub enum Event {
+    /// A line (or EOF) from the reader thread.
+    Input(Input),
+    /// A search finished an iteration.
+    Progress {
+        /// The search it belongs to.
+        id: u64,
+        /// The iteration's result.
+        info: Info,
+    },
+    /// A search returned.
+    Done {
+        /// The search it belongs to.
+        id: u64,
+        /// Its result.
+        info: Info,
+    },
+}
+
+/// Reads `input` line by line on a new thread and sends each line, then [`Input::Eof`], to
+/// `events`. The thread ends at EOF, on a read error, or when nobody listens any more.
+pub fn spawn_reader<R: Read + Send + 'static>(input: R, events: Sender<Event>) {
+    thread::Builder::new()
+        .name("outflank-stdin".into())
+        .spawn(move || read_lines(input, &events))
+        .expect("a reader thread");
+}
+
+/// The reader thread's loop (see [`spawn_reader`]).
+fn read_lines<R: Read>(input: R, events: &Sender<Event>) {
+    let mut reader = BufReader::with_capacity(64 * 1024, input);
+    let mut line: Vec<u8> = Vec::new();
+    let mut len = 0usize;
+    let send = |line: &mut Vec<u8>, len: &mut usize| -> bool {
+        let input = if *len > MAX_LINE {
+            Input::TooLong { len: *len }
+        } else {
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            Input::Line(String::from_utf8_lossy(line).into_owned())
+        };
+        line.clear();
+        *len = 0;
+        events.send(Event::Input(input)).is_ok()
+    };
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok([]) => break,
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                log::warn!("reading input: {e}");
+                break;
+            }
+        };
+        let (chunk, newline) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], true),
+            None => (buf, false),
+        };
+        len += chunk.len();
+        if len <= MAX_LINE + 1 {
+            // One byte more than the limit is kept so that a CR before LF can be dropped.
+            let room = (MAX_LINE + 1).saturating_sub(line.len());
+            line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        }
+        let used = chunk.len() + usize::from(newline);
+        reader.consume(used);
+        if newline {
+            // A CR before the LF is not part of the line's length.
+            if line.last() == Some(&b'\r') && len == MAX_LINE + 1 {
+                len -= 1;
+            }
+            if !send(&mut line, &mut len) {
+                return;
+            }
+        }
+    }
+    if len > 0 && !send(&mut line, &mut len) {
+        return;
+    }
+    let _ = events.send(Event::Input(Input::Eof));
+}
+
+/// Engine settings shared by both protocols, from the command line (and, where the protocol
+/// allows it, changed at run time).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Search threads.
+    pub threads: usize,
+    /// Hash table size in megabytes.
+    pub hash_mb: usize,
+    /// Level, depth and time per move.
+    pub plan: MovePlan,
+    /// Whether to use the opening book (accepted; there is no book yet).
+    pub book: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            threads: 1,
+            hash_mb: 64,
+            plan: MovePlan::default(),
+            book: true,
+        }
+    }
+}
+
+impl Options {
+    /// The engine settings part.
+    pub fn engine_config(&self) -> EngineConfig {
+        EngineConfig {
+            threads: self.threads.max(1),
+            hash_mb: self.hash_mb.max(1),
+        }
+    }
+}
+
+/// A job for the worker thread.
+enum Task {
+    Search {
+        id: u64,
+        board: Board,
+        limits: Limits,
+        ensure_move: bool,
+    },
+    Configure(Box<dyn FnOnce(&mut Engine) + Send>),
+}
+
+/// The thread that owns the engine and runs its searches, one at a time.
+pub struct Worker {
+    tasks: Sender<Task>,
+}
+
+impl Worker {
+    /// Starts the worker with a new engine; it reports to `events`.
+    pub fn spawn(config: EngineConfig, events: Sender<Event>) -> Worker {
+        let (tasks, rx) = channel::<Task>();
+        thread::Builder::new()
+            .name("outflank-worker".into())
+            .spawn(move || worker_loop(config, rx, events))
+            .expect("a worker thread");
+        Worker { tasks }
+    }
+
+    fn send(&self, task: Task) {
+        if self.tasks.send(task).is_err() {
+            log::error!("the search worker is gone");
+        }
+    }
+}
+
+fn worker_loop(config: EngineConfig, tasks: Receiver<Task>, events: Sender<Event>) {
+    let mut engine = Engine::new(config);
+    while let Ok(task) = tasks.recv() {
+        match task {
+            Task::Search {
+                id,
+                board,
+                limits,
+                ensure_move,
+            } => {
+                let progress_events = events.clone();
+                let mut progress = move |info: &Info| {
+                    let _ = progress_events.send(Event::Progress {
+                        id,
+                        info: info.clone(),
+                    });
+                };
+                let result = catch_unwind(AssertUnwindSafe(|| {
+                    let mut info = engine.search(board, &limits, &mut progress);
+                    if ensure_move && info.lines.is_empty() && board.moves() != 0 {
+                        // Stopped before the first iteration: a depth-1 search still gives a
+                        // sensible move at once.
+                        let quick = Limits {
+                            depth: Some(1),
+                            ..Limits::default()
+                        };
+                        let q = engine.search(board, &quick, &mut |_| {});
+                        info.lines = q.lines;
+                        info.depth = q.depth;
+                        info.selectivity = q.selectivity;
+                        info.solve = q.solve;
+                    }
+                    info
+                }));
+                let info = result.unwrap_or_else(|_| {
+                    log::error!("the search panicked; answering without it");
+                    Info::default()
+                });
+                if events.send(Event::Done { id, info }).is_err() {
+                    return;
+                }
+            }
+            Task::Configure(f) => {
+                if catch_unwind(AssertUnwindSafe(|| f(&mut engine))).is_err() {
+                    log::error!("configuring the engine panicked");
+                }
+            }
+        }
+    }
+}
+
+/// What a front-end does after handling an input or a finished search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Go on reading.
+    Continue,
+    /// Stop: the session ends.
+    Quit,
+}
+
+/// The front-end's side of a session: the output, the worker, the running search.
+pub struct Session<'w> {
+    out: Box<dyn Write + 'w>,
+    worker: Worker,
+    next_id: u64,
+    running: Option<(u64, Arc<AtomicBool>)>,
+    /// Interrupting lines that wait in the queue.
+    interrupts: usize,
+}
+
+impl Session<'_> {
+    /// Writes one line (a newline is added) and flushes it.
+    pub fn line(&mut self, text: &str) -> io::Result<()> {
+        self.out.write_all(text.as_bytes())?;
+        self.out.write_all(b"\n")?;
+        self.out.flush()
+    }
+
+    /// Writes raw text (no newline is added) and flushes it.
+    pub fn raw(&mut self, text: &str) -> io::Result<()> {
+        self.out.write_all(text.as_bytes())?;
+        self.out.flush()
+    }
+
+    /// Starts a search; its progress and result come back to the front-end. With
+    /// `ensure_move`, a search stopped before its first iteration still returns a move
+    /// (from a depth-1 search) when the side to move has one. If an interrupting line is
+    /// already waiting, the search is stopped from the start.
+    pub fn search(&mut self, board: Board, mut limits: Limits, ensure_move: bool) {
+        self.next_id += 1;
+        let id = self.next_id;
+        let stop = Arc::new(AtomicBool::new(self.interrupts > 0));
+        limits.stop = Some(stop.clone());
+        self.running = Some((id, stop));
+        self.worker.send(Task::Search {
+            id,
+            board,
+            limits,
+            ensure_move,
+        });
+    }
+
+    /// True while a search runs.
+    pub fn busy(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Asks the running search, if any, to stop (it returns its best result so far).
+    pub fn stop(&self) {
+        if let Some((_, stop)) = &self.running {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Runs `f` on the engine on the worker thread, after the searches already asked for.
+    pub fn configure(&self, f: impl FnOnce(&mut Engine) + Send + 'static) {
+        self.worker.send(Task::Configure(Box::new(f)));
+    }
+}
+
+/// A protocol front-end, driven by [`run`].
+pub trait Frontend {
+    /// True for inputs that must stop a running search as soon as they arrive (they are
+    /// still handled in order).
+    fn interrupts(&self, input: &Input) -> bool;
+    /// Handles one input while no search runs (it may start one).
+    fn input(&mut self, input: Input, session: &mut Session) -> io::Result<Flow>;
+    /// A running search finished an iteration.
+    fn progress(&mut self, info: &Info, session: &mut Session) -> io::Result<()>;
+    /// The running search returned (the front-end may start another one).
+    fn done(&mut self, info: Info, session: &mut Session) -> io::Result<Flow>;
+}
+
+/// Runs a front-end: reads `input` on its own thread, writes replies to `output`, and
+/// searches with an engine configured by `config` on a worker thread. Returns at `quit`,
+/// at EOF, or when the output is closed (an error).
+pub fn run<F, R, W>(frontend: &mut F, input: R, output: W, config: EngineConfig) -> io::Result<()>
+where
+    F: Frontend,
+    R: Read + Send + 'static,
+    W: Write,
+{
+    let (tx, rx) = channel::<Event>();
+    spawn_reader(input, tx.clone());
+    let worker = Worker::spawn(config, tx);
+    let mut session = Session {
+        out: Box::new(output),
+        worker,
+        next_id: 0,
+        running: None,
+        interrupts: 0,
+    };
+    let result = drive(frontend, &rx, &mut session);
+    session.stop();
+    result
+}
+
+fn drive<F: Frontend>(
+    frontend: &mut F,
+    events: &Receiver<Event>,
+    session: &mut Session,
+) -> io::Result<()> {
+    let mut queue: VecDeque<Input> = VecDeque::new();
+    loop {
+        while !session.busy() {
+            let Some(input) = queue.pop_front() else {
+                break;
+            };
+            if frontend.interrupts(&input) {
+                session.interrupts -= 1;
+            }
+            if frontend.input(input, session)? == Flow::Quit {
+                return Ok(());
+            }
+        }
+        let Ok(event) = events.recv() else {
+            // Every sender is gone: nothing more can happen.
+            return Ok(());
+        };
+        match event {
+            Event::Input(input) => {
+                if frontend.interrupts(&input) {
+                    session.interrupts += 1;
+                    session.stop();
+                }
+                queue.push_back(input);
+            }
+            Event::Progress { id, info } => {
+                if session.running.as_ref().is_some_and(|r| r.0 == id) {
+                    frontend.progress(&info, session)?;
+                }
+            }
+            Event::Done { id, info } => {
+                if session.running.as_ref().is_some_and(|r| r.0 == id) {
+                    session.running = None;
+                    if frontend.done(info, session)? == Flow::Quit {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Formats a duration in seconds with two decimals, as both protocols print times.
+pub(crate) fn seconds(d: std::time::Duration) -> String {
+    format!("{:.2}", d.as_secs_f64())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(bytes: &[u8]) -> Vec<Input> {
+        let (tx, rx) = channel();
+        read_lines(bytes, &tx);
+        drop(tx);
+        rx.iter()
+            .map(|e| match e {
+                Event::Input(i) => i,
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
+    fn line(s: &str) -> Input {
+        Input::Line(s.to_string())
+    }
+
+    #[test]
+    fn reader_splits_lines() {
+        assert_eq!(
+            lines(b"a\r\nb\n\nc"),
+            vec![line("a"), line("b"), line(""), line("c"), Input::Eof]
+        );
+        assert_eq!(lines(b""), vec![Input::Eof]);
+        assert_eq!(
+            lines(b"\xff\xfeok\n"),
+            vec![line("\u{fffd}\u{fffd}ok"), Input::Eof]
+        );
+    }
+
+    #[test]
+    fn reader_caps_long_lines() {
+        let mut exact = vec![b'x'; MAX_LINE];
+        exact.extend_from_slice(b"\r\nnext\n");
+        let got = lines(&exact);
+        assert!(matches!(&got[0], Input::Line(s) if s.len() == MAX_LINE));
+        assert_eq!(got[1..], [line("next"), Input::Eof]);
+        let mut long = vec![b'y'; MAX_LINE + 10];
+        long.extend_from_slice(b"\nafter\n");
+        let got = lines(&long);
+        assert_eq!(got[0], Input::TooLong { len: MAX_LINE + 10 });
+        assert_eq!(got[1..], [line("after"), Input::Eof]);
+        let one_more = vec![b'z'; MAX_LINE + 1];
+        assert_eq!(lines(&one_more)[0], Input::TooLong { len: MAX_LINE + 1 });
+    }
+}

@@ -1,0 +1,575 @@
+//! The NBoard protocol, version 2: what the NBoard GUI (and tools that copy it) speak to
+//! their engines.
+//!
+//! The GUI sends `move` when the game grew by one move and `set game` otherwise, then
+//! `set contempt` and `set depth` when they changed, then `ping K`, then one of `hint N`,
+//! `go`, `learn` or `analyze`. It drops `search`, `===` and `nodestats` lines that arrive
+//! before the `pong` of its latest ping, so `ping` stops a running search at once and its
+//! `pong` comes only after everything sent before it was done.
+//!
+//! Replies: `set myname Outflank`; `search PV EVAL 0 DEPTH` lines as each depth completes
+//! (the PV without spaces, `F5d6C3`, passes as `PA`; EVAL in discs for the side to move;
+//! DEPTH a bare integer for a midgame depth, `100%` for an exact solve, `100%W` for a
+//! win/loss/draw solve); `=== MV/EVAL/TIME` for `go` (the move is not applied: the GUI sends
+//! it back with `move`); `nodestats NODES SECONDS`; `status TEXT`; `analysis N EVAL`;
+//! `pong N`; `learned`. Lines that are not commands are ignored. EOF means quit.
+//!
+//! The clock comes from the GGF of `set game` (`TI`, `TB`, `TW`) and each move's elapsed
+//! time in its annotation (`F5/-1.50/3.2`): time left = main time + increments - the times
+//! of the mover's moves.
+
+use super::{Flow, Frontend, Input, NAME, Options, Session, seconds};
+use crate::board::{Board, Color, Move};
+use crate::game::Game;
+use crate::notation::{GgfGame, GgfMove, parse_ggf};
+use crate::search::time::{Clock, Level};
+use crate::search::{Info, Limits, Solve};
+use std::io::{self, Read, Write};
+use std::time::{Duration, Instant};
+
+/// A parsed NBoard command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// `nboard VERSION`: the first line of a session.
+    Nboard(String),
+    /// `set depth N`: the maximum midgame depth (1-60), used as the level.
+    SetDepth(u32),
+    /// `set game GGF`: the whole game.
+    SetGame(String),
+    /// `set contempt N`: the value of a draw (accepted; the engine has no contempt yet).
+    SetContempt(i32),
+    /// `move MV[/EVAL[/TIME]]`: one more move.
+    Move {
+        /// The move.
+        mv: Move,
+        /// Its evaluation, if given.
+        eval: Option<f64>,
+        /// Seconds it took, if given.
+        time: Option<f64>,
+    },
+    /// `hint N`: report on the best N moves.
+    Hint(usize),
+    /// `go`: choose a move (not applied).
+    Go,
+    /// `ping N`: answer `pong N` once everything before is done.
+    Ping(String),
+    /// `learn`: add the game to the book.
+    Learn,
+    /// `analyze`: evaluate every position of the game.
+    Analyze,
+    /// `quit`.
+    Quit,
+}
+
+/// Parses one line; `None` for anything that is not a well-formed command (ignored).
+pub fn parse(line: &str) -> Option<Command> {
+    let line = line.trim();
+    let (word, rest) = match line.split_once(char::is_whitespace) {
+        Some((w, r)) => (w, r.trim()),
+        None => (line, ""),
+    };
+    let number = |s: &str| s.split_whitespace().next()?.parse::<i64>().ok();
+    Some(match word {
+        "nboard" => Command::Nboard(rest.to_string()),
+        "set" => {
+            let (what, value) = match rest.split_once(char::is_whitespace) {
+                Some((w, v)) => (w, v.trim()),
+                None => (rest, ""),
+            };
+            match what {
+                "depth" => Command::SetDepth(number(value)?.clamp(1, 60) as u32),
+                "game" => Command::SetGame(value.to_string()),
+                "contempt" => Command::SetContempt(number(value)?.clamp(-10_000, 10_000) as i32),
+                _ => return None,
+            }
+        }
+        "move" => {
+            let mut parts = rest.split_whitespace().next()?.split('/');
+            let mv = parts.next()?.parse::<Move>().ok()?;
+            let num = |p: Option<&str>| p.and_then(|s| s.trim().parse::<f64>().ok());
+            let eval = num(parts.next()).filter(|v| v.is_finite());
+            let time = num(parts.next()).filter(|v| v.is_finite() && *v >= 0.0);
+            Command::Move { mv, eval, time }
+        }
+        "hint" => Command::Hint(number(rest)?.clamp(1, 64) as usize),
+        "go" => Command::Go,
+        "ping" => Command::Ping(rest.to_string()),
+        "learn" => Command::Learn,
+        "analyze" => Command::Analyze,
+        "quit" => Command::Quit,
+        _ => return None,
+    })
+}
+
+/// A principal variation as NBoard reads it: squares without separators, the side to move's
+/// moves in upper case and the other side's in lower case, passes as `PA`.
+pub fn pv_text(pv: &[Move]) -> String {
+    let mut s = String::new();
+    for (i, mv) in pv.iter().enumerate() {
+        match mv {
+            Move::Pass => s.push_str("PA"),
+            Move::Play(sq) if i % 2 == 0 => s.push_str(&sq.name_upper()),
+            Move::Play(sq) => s.push_str(&sq.name()),
+        }
+    }
+    s
+}
+
+/// The DEPTH field of a `search` line for a board with `empties` empty squares: the
+/// midgame depth as a bare integer, `100%` for an exact solve, `100%W` for a win/loss/draw
+/// solve, and the confidence (`87%`) for a selective search to the end of the game (which
+/// NBoard shows as a probable solve).
+pub fn depth_text(info: &Info, empties: u32) -> String {
+    match info.solve {
+        Some(Solve::Exact) => "100%".to_string(),
+        Some(Solve::Wld) => "100%W".to_string(),
+        None if info.depth >= empties && info.depth > 0 && info.selectivity < 100 => {
+            format!("{}%", info.selectivity)
+        }
+        None => info.depth.to_string(),
+    }
+}
+
+/// An evaluation in discs with two decimals.
+fn eval_text(score: i32) -> String {
+    format!("{:.2}", score as f64)
+}
+
+/// What the running search is for.
+#[derive(Debug)]
+enum Task {
+    /// `hint N`.
+    Hint,
+    /// `go`.
+    Go { start: Instant },
+    /// `analyze`: the positions still to search (moves made, board), last first.
+    Analyze { rest: Vec<(usize, Board)> },
+}
+
+/// The NBoard front-end's state.
+pub struct NBoard {
+    options: Options,
+    ggf: GgfGame,
+    game: Game,
+    contempt: i32,
+    task: Option<Task>,
+    /// The `nodestats` of the searches of the current task.
+    nodes: u64,
+    started: Instant,
+}
+
+impl NBoard {
+    /// A front-end with these options and the start position.
+    pub fn new(options: Options) -> NBoard {
+        NBoard {
+            options,
+            ggf: GgfGame::default(),
+            game: Game::default(),
+            contempt: 0,
+            task: None,
+            nodes: 0,
+            started: Instant::now(),
+        }
+    }
+
+    /// The limits of an analysis (hint, analyze): the level, no clock.
+    fn analysis_limits(&self, board: &Board) -> Limits {
+        let plan = &self.options.plan;
+        let level = plan
+            .level
+            .or(plan.depth.map(Level::new))
+            .unwrap_or(Level::DEFAULT);
+        let mut limits = level.limits(board.empty_count());
+        if let (Some(d), None) = (plan.depth, limits.solve) {
+            limits.depth = Some(d.max(1));
+        }
+        limits
+    }
+
+    /// The clock of `color` from the game's GGF: main time + extension + increments - time
+    /// used on its moves. `None` when the game has no clock.
+    fn clock(&self, color: Color) -> Option<Clock> {
+        let c = self.ggf.clock(color)?;
+        if c.main_secs <= 0.0 && c.increment <= 0.0 && c.extension <= 0.0 {
+            return None;
+        }
+        let mine = self.ggf.moves.iter().filter(|m| m.color == color);
+        let used: f64 = mine.clone().filter_map(|m| m.time).sum();
+        let played = mine.filter(|m| m.mv != Move::Pass).count() as f64;
+        let left = c.main_secs + c.extension + c.increment * played - used;
+        Some(Clock {
+            remaining: Duration::from_secs_f64(left.clamp(0.0, 1e9)),
+            increment: Duration::from_secs_f64(c.increment.clamp(0.0, 1e9)),
+            ..Clock::default()
+        })
+    }
+
+    fn set_game(&mut self, text: &str, session: &mut Session) -> io::Result<()> {
+        match parse_ggf(text) {
+            Ok(g) => {
+                self.game = g.to_game();
+                self.ggf = g;
+            }
+            Err(e) => {
+                log::warn!("set game: {e}");
+                session.line(&format!("status cannot read the game: {e}"))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn play(
+        &mut self,
+        mv: Move,
+        eval: Option<f64>,
+        time: Option<f64>,
+        session: &mut Session,
+    ) -> io::Result<()> {
+        let pos = self.game.position();
+        let color = match (pos.play(mv), mv) {
+            (Ok(_), _) => pos.to_move,
+            // A square for the other side while the side to move must pass: pass first.
+            (Err(_), Move::Play(_)) if pos.board.must_pass() => pos.to_move.opposite(),
+            (Err(e), _) => {
+                log::warn!("move {mv}: {e}");
+                return session.line(&format!("status illegal move {mv}: {e}"));
+            }
+        };
+        let before = self.game.len();
+        if let Err(e) = self.game.play_as(color, mv) {
+            log::warn!("move {mv}: {e}");
+            return session.line(&format!("status illegal move {mv}: {e}"));
+        }
+        if self.game.len() == before + 2 {
+            self.ggf.moves.push(GgfMove {
+                color: pos.to_move,
+                mv: Move::Pass,
+                eval: None,
+                time: None,
+            });
+        }
+        self.ggf.moves.push(GgfMove {
+            color,
+            mv,
+            eval,
+            time,
+        });
+        Ok(())
+    }
+
+    fn start_task(&mut self, task: Task, session: &mut Session) {
+        self.nodes = 0;
+        self.started = Instant::now();
+        let board = self.game.position().board;
+        match &task {
+            Task::Hint => {}
+            Task::Go { .. } => {
+                let color = self.game.to_move();
+                let threads = self.options.threads;
+                let mut plan = self.options.plan;
+                if plan.level.is_none() && plan.depth.is_none() && plan.move_time.is_none() {
+                    plan.level = Some(Level::DEFAULT);
+                }
+                let limits = if crate::search::time::single_reply(&board).is_some() {
+                    // One legal move: a depth-1 search gives its evaluation at once.
+                    Limits {
+                        depth: Some(1),
+                        ..Limits::default()
+                    }
+                } else {
+                    plan.limits(&board, self.clock(color).as_ref(), threads)
+                };
+                log::debug!("go: {limits:?}");
+                session.search(board, limits, true);
+            }
+            Task::Analyze { .. } => {}
+        }
+        self.task = Some(task);
+    }
+
+    /// Starts the next search of `analyze`, or ends it. Game-over positions need no search.
+    fn next_analysis(
+        &mut self,
+        mut rest: Vec<(usize, Board)>,
+        session: &mut Session,
+    ) -> io::Result<()> {
+        while let Some(&(n, board)) = rest.last() {
+            if board.is_game_over() {
+                session.line(&format!("analysis {n} {}", eval_text(board.final_score())))?;
+                rest.pop();
+                continue;
+            }
+            let limits = self.analysis_limits(&board);
+            session.search(board, limits, false);
+            self.task = Some(Task::Analyze { rest });
+            return Ok(());
+        }
+        self.task = None;
+        session.line("status")
+    }
+
+    fn handle(&mut self, command: Command, session: &mut Session) -> io::Result<Flow> {
+        match command {
+            Command::Nboard(version) => {
+                if version.trim() != "2" {
+                    log::warn!("NBoard protocol version {version:?}; speaking version 2");
+                }
+                session.line(&format!("set myname {NAME}"))?;
+            }
+            Command::SetDepth(d) => {
+                self.options.plan.level = Some(Level::new(d));
+                self.options.plan.depth = None;
+            }
+            Command::SetGame(text) => self.set_game(&text, session)?,
+            Command::SetContempt(c) => self.contempt = c,
+            Command::Move { mv, eval, time } => self.play(mv, eval, time, session)?,
+            Command::Hint(n) => {
+                let board = self.game.position().board;
+                if board.is_game_over() {
+                    return session.line("status").map(|_| Flow::Continue);
+                }
+                session.line("status Analyzing")?;
+                let mut limits = self.analysis_limits(&board);
+                limits.multipv = n;
+                self.start_task(Task::Hint, session);
+                session.search(board, limits, false);
+            }
+            Command::Go => {
+                if self.game.is_over() {
+                    log::warn!("go: the game is over");
+                    session.line("status the game is over")?;
+                } else {
+                    self.start_task(
+                        Task::Go {
+                            start: Instant::now(),
+                        },
+                        session,
+                    );
+                }
+            }
+            Command::Ping(n) => {
+                if n.is_empty() {
+                    session.line("pong")?
+                } else {
+                    session.line(&format!("pong {n}"))?
+                }
+            }
+            Command::Learn => {
+                session
+                    .line("status learn: there is no opening book yet; the game was not stored")?;
+                session.line("learned")?;
+            }
+            Command::Analyze => {
+                self.nodes = 0;
+                self.started = Instant::now();
+                let rest: Vec<(usize, Board)> = self
+                    .game
+                    .positions()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (i, p.board))
+                    .collect();
+                session.line("status Analyzing the game")?;
+                self.next_analysis(rest, session)?;
+            }
+            Command::Quit => return Ok(Flow::Quit),
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// A `search` line for one scored move of the current position.
+    fn search_line(&self, info: &Info, line: &crate::search::Line) -> String {
+        let empties = self.game.position().board.empty_count();
+        format!(
+            "search {} {} 0 {}",
+            pv_text(&line.pv),
+            eval_text(line.score),
+            depth_text(info, empties)
+        )
+    }
+}
+
+impl Frontend for NBoard {
+    fn interrupts(&self, input: &Input) -> bool {
+        match input {
+            Input::Eof => true,
+            Input::Line(l) => matches!(parse(l), Some(Command::Ping(_) | Command::Quit)),
+            Input::TooLong { .. } => false,
+        }
+    }
+
+    fn input(&mut self, input: Input, session: &mut Session) -> io::Result<Flow> {
+        match input {
+            Input::Eof => Ok(Flow::Quit),
+            Input::TooLong { len } => {
+                log::debug!("ignored a line of {len} bytes");
+                Ok(Flow::Continue)
+            }
+            Input::Line(line) => match parse(&line) {
+                Some(c) => self.handle(c, session),
+                None => {
+                    if !line.trim().is_empty() {
+                        log::debug!("ignored {:?}", line.chars().take(80).collect::<String>());
+                    }
+                    Ok(Flow::Continue)
+                }
+            },
+        }
+    }
+
+    fn progress(&mut self, info: &Info, session: &mut Session) -> io::Result<()> {
+        match &self.task {
+            Some(Task::Hint) => {
+                for line in &info.lines {
+                    session.line(&self.search_line(info, line))?;
+                }
+            }
+            Some(Task::Go { .. }) => {
+                if let Some(best) = info.best() {
+                    session.line(&self.search_line(info, best))?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn done(&mut self, info: Info, session: &mut Session) -> io::Result<Flow> {
+        self.nodes += info.nodes;
+        let stats = format!(
+            "nodestats {} {}",
+            self.nodes,
+            seconds(self.started.elapsed())
+        );
+        match self.task.take() {
+            Some(Task::Hint) => {
+                session.line(&stats)?;
+                session.line("status")?;
+            }
+            Some(Task::Go { start }) => {
+                let board = self.game.position().board;
+                let (mv, score) = match info.best() {
+                    Some(l) => (l.mv, l.score),
+                    None => {
+                        let mv = crate::search::time::single_reply(&board)
+                            .or_else(|| {
+                                crate::board::Square::iter(board.moves())
+                                    .next()
+                                    .map(Move::Play)
+                            })
+                            .unwrap_or(Move::Pass);
+                        (mv, 0)
+                    }
+                };
+                session.line(&stats)?;
+                let mv_text = match mv {
+                    Move::Pass => "PA".to_string(),
+                    Move::Play(s) => s.name_upper(),
+                };
+                session.line(&format!(
+                    "=== {mv_text}/{}/{}",
+                    eval_text(score),
+                    seconds(start.elapsed())
+                ))?;
+            }
+            Some(Task::Analyze { mut rest }) => {
+                let Some((n, _)) = rest.pop() else {
+                    return Ok(Flow::Continue);
+                };
+                if info.stopped && info.lines.is_empty() {
+                    // Interrupted by ping: the analysis ends here.
+                    session.line("status")?;
+                    return Ok(Flow::Continue);
+                }
+                if let Some(best) = info.best() {
+                    session.line(&format!("analysis {n} {}", eval_text(best.score)))?;
+                }
+                if info.stopped {
+                    session.line("status")?;
+                    return Ok(Flow::Continue);
+                }
+                self.next_analysis(rest, session)?;
+            }
+            None => {}
+        }
+        Ok(Flow::Continue)
+    }
+}
+
+/// Runs an NBoard session on `input` and `output` until `quit` or EOF.
+pub fn run<R: Read + Send + 'static, W: Write>(
+    options: Options,
+    input: R,
+    output: W,
+) -> io::Result<()> {
+    let config = options.engine_config();
+    let mut nboard = NBoard::new(options);
+    super::run(&mut nboard, input, output, config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parsing() {
+        assert_eq!(parse("nboard 2"), Some(Command::Nboard("2".into())));
+        assert_eq!(parse("set depth 12"), Some(Command::SetDepth(12)));
+        assert_eq!(parse("set depth 99"), Some(Command::SetDepth(60)));
+        assert_eq!(parse("set depth x"), None);
+        assert_eq!(parse("set contempt -150"), Some(Command::SetContempt(-150)));
+        assert_eq!(
+            parse("move D6/-1.50/0.5"),
+            Some(Command::Move {
+                mv: Move::Play("d6".parse().unwrap()),
+                eval: Some(-1.5),
+                time: Some(0.5)
+            })
+        );
+        assert_eq!(
+            parse("move F5//3.1"),
+            Some(Command::Move {
+                mv: Move::Play("f5".parse().unwrap()),
+                eval: None,
+                time: Some(3.1)
+            })
+        );
+        assert_eq!(
+            parse("move PA"),
+            Some(Command::Move {
+                mv: Move::Pass,
+                eval: None,
+                time: None
+            })
+        );
+        assert_eq!(parse("move Z9"), None);
+        assert_eq!(parse("hint 4"), Some(Command::Hint(4)));
+        assert_eq!(parse("hint"), None);
+        assert_eq!(parse("ping 7"), Some(Command::Ping("7".into())));
+        assert_eq!(parse("  go  "), Some(Command::Go));
+        assert_eq!(parse("bogus"), None);
+        assert_eq!(parse(""), None);
+    }
+
+    #[test]
+    fn texts() {
+        let pv: Vec<Move> = ["f5", "d6", "pa", "c3"]
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect();
+        assert_eq!(pv_text(&pv), "F5d6PAc3");
+        let mut info = Info {
+            depth: 12,
+            selectivity: 95,
+            ..Info::default()
+        };
+        assert_eq!(depth_text(&info, 30), "12");
+        info.depth = 30;
+        assert_eq!(depth_text(&info, 30), "95%");
+        info.solve = Some(Solve::Exact);
+        assert_eq!(depth_text(&info, 30), "100%");
+        info.solve = Some(Solve::Wld);
+        assert_eq!(depth_text(&info, 30), "100%W");
+        assert_eq!(eval_text(-3), "-3.00");
+    }
+}

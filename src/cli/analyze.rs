@@ -14,6 +14,7 @@ use std::time::Duration;
 pub struct Args {
     /// The position (board string, transcript or GGF game), or `-` to read one per line
     /// from stdin.
+    #[arg(allow_hyphen_values = true)]
     pub position: String,
     /// Search to this depth (plies); the default when no other limit is given is 12.
     #[arg(long, conflicts_with_all = ["time", "exact", "wld"])]

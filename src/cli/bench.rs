@@ -40,8 +40,8 @@ const OPENINGS: [&str; 6] = [
     "f5f6d3c5d6c7b5e3",
     "f5f4e3d2c3e6e1g5",
     "f5f6e6d6f7g6h5g5",
-    "f5d6c3d3c4f4f6f3",
-    "f5d6c5f4e3f6d3e6",
+    "f5d6c3g5e6f3g4g6",
+    "f5d6c5f4e3c6f6g5",
 ];
 
 /// Arguments of `outflank bench`.

@@ -12,7 +12,7 @@ pub struct Args {
     pub depth: u32,
     /// The position to count from (board string, transcript or GGF game); the start by
     /// default.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub position: Option<String>,
     /// Count a forced pass as a ply (true, the usual convention) or not (false).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]

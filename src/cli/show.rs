@@ -9,6 +9,7 @@ use clap::Args as ClapArgs;
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// The position: a board string, a transcript (`f5d6c3`) or a GGF game.
+    #[arg(allow_hyphen_values = true)]
     pub position: String,
 }
 

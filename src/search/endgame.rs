@@ -8,7 +8,7 @@
 //!
 //! Scores are fail-soft: below `alpha` an upper bound, above `beta` a lower bound.
 
-use super::context::Searcher;
+use super::context::{NO_SELECTIVITY, PROBCUT_T, Searcher};
 use super::tt::NO_MOVE;
 use crate::board::{Board, flips, legal_moves, stable_discs};
 
@@ -23,6 +23,9 @@ const EVAL_ORDER_EMPTIES: u32 = 16;
 
 /// Weight of the evaluation (per disc) against the mobility keys.
 const EVAL_ORDER_WEIGHT: i32 = 16;
+
+/// From this many empties on, a selective endgame search tries probcut.
+const PROBCUT_EMPTIES: u32 = 12;
 
 /// From this many empties on, a node may be split between threads.
 pub const SPLIT_EMPTIES: u32 = 14;
@@ -173,6 +176,14 @@ impl Searcher<'_> {
                 return max;
             }
         }
+        if self.level < NO_SELECTIVITY && e >= PROBCUT_EMPTIES {
+            if let Some(v) = self.end_probcut(b, alpha, beta, e) {
+                return v;
+            }
+            if self.stopped {
+                return 0;
+            }
+        }
         let use_hash = e >= HASH_EMPTIES;
         let hash = b.hash();
         let mut tt_move = NO_MOVE;
@@ -229,5 +240,35 @@ impl Searcher<'_> {
                 .store(hash, e as u8, self.level, alpha, beta, best, best_move);
         }
         best
+    }
+
+    /// Probcut in a selective endgame search: a shallow midgame search predicts that the
+    /// exact score falls outside the window. Returns the bound to return, if any.
+    fn end_probcut(&mut self, b: Board, alpha: i32, beta: i32, e: u32) -> Option<i32> {
+        let pc = self.sh.probcut;
+        let t = PROBCUT_T[self.level as usize];
+        let shallow = (e as i32 / 4).max(1) & !1;
+        let sigma = pc.end_sigma(e, shallow);
+        let hi = ((beta as f64 + t * sigma - pc.b) / pc.a).ceil() as i32;
+        if hi < 64 {
+            let v = self.mid(b, hi - 1, hi, shallow);
+            if self.stopped {
+                return None;
+            }
+            if v >= hi {
+                return Some(beta);
+            }
+        }
+        let lo = ((alpha as f64 - t * sigma - pc.b) / pc.a).floor() as i32;
+        if lo > -64 {
+            let v = self.mid(b, lo, lo + 1, shallow);
+            if self.stopped {
+                return None;
+            }
+            if v <= lo {
+                return Some(alpha);
+            }
+        }
+        None
     }
 }

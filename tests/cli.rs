@@ -1,0 +1,170 @@
+//! The script-facing subcommands through the real binary: show, solve, analyze, bench.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn outflank(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(args)
+        .output()
+        .expect("run outflank")
+}
+
+fn outflank_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run outflank");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write");
+    child.wait_with_output().expect("wait")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A bad input: exit status 2, one line on stderr that contains `needle`, no panic.
+fn assert_clean_error(out: &Output, needle: &str) {
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
+    assert!(err.contains(needle), "expected {needle:?} in {err:?}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
+
+#[test]
+fn show_a_transcript() {
+    let out = outflank(&["show", "f5d6c3"]);
+    assert!(out.status.success());
+    let s = text(&out.stdout);
+    assert!(s.contains("to move: white"), "{s}");
+    assert!(s.contains("legal moves: d3 f3 f4 g5"), "{s}");
+    assert!(s.contains("black (X) 5, white (O) 2"), "{s}");
+}
+
+#[test]
+fn show_a_board_string_and_a_ggf_game() {
+    let out = outflank(&[
+        "show",
+        "---------------------------OX------XO--------------------------- X",
+    ]);
+    assert!(text(&out.stdout).contains("legal moves: d3 c4 f5 e6"));
+    let ggf = "(;GM[Othello]PC[test]PB[a]PW[b]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[f5//1.2]W[d6];)";
+    let out = outflank(&["show", ggf]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("to move: black"));
+}
+
+#[test]
+fn show_a_finished_game() {
+    // The shortest game: 9 moves, black wipes out white.
+    let out = outflank(&["show", "f5d6c5f4e3f6g5e6e7"]);
+    let s = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(s.contains("game over: black wins by 64"), "{s}");
+}
+
+#[test]
+fn bad_positions_are_clear_errors() {
+    assert_clean_error(&outflank(&["show", "f5z9"]), "unknown move \"z9\"");
+    assert_clean_error(&outflank(&["show", "f5f5"]), "f5");
+    assert_clean_error(&outflank(&["show", "XXXX X"]), "cannot read position");
+    assert_clean_error(&outflank(&["show", "(;GM[Othello]BO[10 *];)"]), "GGF");
+    assert_clean_error(&outflank(&["show", "(;GM[Othello]B[f5]"]), "GGF");
+}
+
+#[test]
+fn unknown_option_exits_2() {
+    let out = outflank(&["solve", "--frobnicate", "x.obf"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--frobnicate"));
+}
+
+#[test]
+fn solve_checks_scores_and_exits_1_when_wrong() {
+    // FFO #1 (14 empties): G8 scores +18.
+    let good =
+        "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12;\n";
+    let out = outflank_stdin(&["solve", "-"], good);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("g8") && s.contains("+18"), "{s}");
+    assert!(s.contains("1 positions, 1 right, 0 wrong"), "{s}");
+    let wrong = good.replace("G8:+18", "G8:+20");
+    let out = outflank_stdin(&["solve", "-"], &wrong);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("WRONG"));
+    // JSON: one object per position.
+    let out = outflank_stdin(&["solve", "-", "--json", "--threads", "2"], good);
+    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).expect("json");
+    assert_eq!(v["score"], 18);
+    assert_eq!(v["move"], "g8");
+    assert_eq!(v["ok"], true);
+    // WLD.
+    let out = outflank_stdin(&["solve", "-", "--wld", "--json"], good);
+    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).expect("json");
+    assert_eq!(v["score"], 1);
+}
+
+#[test]
+fn solve_rejects_impossible_boards() {
+    // The centre is empty: no game reaches this.
+    let bad = "XXXXXXXXXXXXXXXXXXXXXXXXXXX--XXXXXX--XXXXXXXXXXXXXXXXXXXXXXXXXXX X; A1:+0;\n";
+    assert_clean_error(&outflank_stdin(&["solve", "-"], bad), "line 1");
+    assert_clean_error(&outflank(&["solve", "/nonexistent/file.obf"]), "reading");
+}
+
+#[test]
+fn analyze_depth_multipv_and_json() {
+    let out = outflank(&["analyze", "f5", "--depth", "6", "--multipv", "3"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("depth 6"), "{s}");
+    assert!(s.contains("  1. ") && s.contains("  3. "), "{s}");
+    let out = outflank_stdin(
+        &["analyze", "-", "--depth", "4", "--json"],
+        "f5d6\n\nf5f6\n",
+    );
+    assert!(out.status.success());
+    let lines: Vec<_> = text(&out.stdout).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 2);
+    for l in lines {
+        let v: serde_json::Value = serde_json::from_str(&l).expect("json");
+        assert_eq!(v["depth"], 4);
+        assert!(!v["moves"].as_array().expect("moves").is_empty());
+    }
+}
+
+#[test]
+fn analyze_exact_agrees_with_solve() {
+    let pos = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let out = outflank(&["analyze", pos, "--exact", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).expect("json");
+    assert_eq!(v["solve"], "exact");
+    assert_eq!(v["moves"][0]["move"], "g8");
+    assert_eq!(v["moves"][0]["score"], 18);
+}
+
+#[test]
+fn analyze_bad_input_line_names_it() {
+    let out = outflank_stdin(&["analyze", "-", "--depth", "2"], "f5\nnonsense\n");
+    assert_clean_error(&out, "position 2 of 2");
+    let out = outflank(&["analyze", "f5", "--time", "-1"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn bench_runs_a_small_workload() {
+    let out = outflank(&["bench", "--positions", "3", "--depth", "4"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("signature") && s.contains("0 wrong"), "{s}");
+}

@@ -1,6 +1,8 @@
 //! Notation: every writer's output reads back to the same thing, bad input gives a clear
 //! error (and never a panic), and the shared data files (FFO, WTHOR) read and replay.
 
+mod common;
+use common::shared_data;
 use std::path::PathBuf;
 
 use outflank::board::{Color, Move, Position};
@@ -574,21 +576,6 @@ fn obf_impossible_board() {
 
 // ---------------------------------------------------------------------------------------
 // The shared data files.
-
-/// The shared data folder: `$OUTFLANK_SHARED/data`, else `../shared/data` beside the crate.
-/// `None` (after a note) when it is not there.
-fn shared_data() -> Option<PathBuf> {
-    let root = std::env::var_os("OUTFLANK_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    let data = root.join("data");
-    if data.is_dir() {
-        Some(data)
-    } else {
-        eprintln!("shared data not found, skipping ({})", data.display());
-        None
-    }
-}
 
 fn files_in(dir: &std::path::Path, prefix: &str, ext: &str) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)

@@ -10,13 +10,17 @@
 
 use super::context::{NO_SELECTIVITY, PROBCUT_T, Searcher};
 use super::tt::NO_MOVE;
-use crate::board::{Board, flips, legal_moves, stable_discs};
+use crate::board::{Board, flips, legal_moves, potential_moves, stable_discs};
 
 /// At or below this many empties the solver uses its no-hash, no-movegen code.
 pub const SHALLOW_EMPTIES: u32 = 6;
 
 /// From this many empties on, positions go through the transposition table.
 const HASH_EMPTIES: u32 = 10;
+
+/// From this many empties on, the children are looked up in the hash table before the
+/// search (enhanced transposition cutoff).
+const ETC_EMPTIES: u32 = 12;
 
 /// From this many empties on, moves are also ordered by the evaluation.
 const EVAL_ORDER_EMPTIES: u32 = 16;
@@ -89,14 +93,15 @@ fn has_move(p: u64, o: u64, empties: u64) -> bool {
     false
 }
 
-/// Ordering key of a move in the endgame: fewer (corner-weighted) replies first, then odd
-/// regions.
+/// Ordering key of a move in the endgame: fewer replies for the opponent first (corner
+/// replies count three times), fewer potential replies, then odd regions and corners.
 #[inline(always)]
 fn fastest_first_key(child: &Board, sq: usize, odd: u64) -> i32 {
     let m = legal_moves(child.player, child.opponent);
-    let mob = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
+    let mob = (m.count_ones() * 16 + (m & CORNERS).count_ones() * 32) as i32;
+    let potential = potential_moves(child.player, child.opponent).count_ones() as i32;
     let parity = ((odd >> sq) & 1) as i32;
-    -mob * 16 + parity * 4 + ((CORNERS >> sq) & 1) as i32 * 8
+    -mob - potential * 2 + parity * 4 + ((CORNERS >> sq) & 1) as i32 * 8
 }
 
 impl Searcher<'_> {
@@ -226,6 +231,23 @@ impl Searcher<'_> {
             n += 1;
         }
         let list = &mut list[..n];
+        // Enhanced transposition cutoff: a child already known to refute the window.
+        if e >= ETC_EMPTIES {
+            for &(_, sq, child) in list.iter() {
+                let Some(en) = self.sh.tt.probe(child.hash()) else {
+                    continue;
+                };
+                if en.depth as u32 + 1 >= e && en.selectivity >= self.level {
+                    let v = -(en.upper as i32);
+                    if v >= beta {
+                        self.sh
+                            .tt
+                            .store(hash, e as u8, self.level, alpha, beta, v, sq);
+                        return v;
+                    }
+                }
+            }
+        }
         list.sort_unstable_by_key(|x| -x.0);
         let (best, best_move) =
             self.search_moves(list, alpha, beta, e >= SPLIT_EMPTIES, |s, c, a, bt| {

@@ -411,14 +411,19 @@ impl Root<'_, '_> {
             s.flush();
             let scores = scores?;
             let best = scores[0].0;
+            log::debug!(
+                "{kind:?} level {level} window ({alpha}, {beta}): best {best}, {} nodes, {:.3} s",
+                self.shared.nodes.load(Relaxed),
+                self.start.elapsed().as_secs_f64()
+            );
             if best <= alpha && alpha > lo_cap {
                 alpha = (best - delta).max(lo_cap);
-                delta *= 2;
+                delta *= 4;
                 continue;
             }
             if best >= beta && beta < hi_cap {
                 beta = (best + delta).min(hi_cap);
-                delta *= 2;
+                delta *= 4;
                 continue;
             }
             let new_order: Vec<u8> = scores.iter().map(|x| x.1).collect();

@@ -6,7 +6,7 @@
 //! where neither side can move is one leaf. The last ply is counted in bulk: at depth 1 the
 //! number of legal moves is the number of leaves.
 
-use crate::board::{Board, legal_moves};
+use crate::board::{Board, fast_path_available, legal_moves};
 use rayon::prelude::*;
 
 /// How passes count towards the depth.
@@ -77,22 +77,6 @@ mod portable {
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     perft_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
-}
-
-/// True when this CPU runs the x86-64 fast path (POPCNT, LZCNT, BMI1/2, AVX2).
-pub fn fast_path_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        is_x86_feature_detected!("popcnt")
-            && is_x86_feature_detected!("lzcnt")
-            && is_x86_feature_detected!("bmi1")
-            && is_x86_feature_detected!("bmi2")
-            && is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
 }
 
 fn count(board: Board, depth: u32, passed: bool, rule: PassRule, fast: bool) -> u64 {

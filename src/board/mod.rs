@@ -18,6 +18,24 @@ pub use square::{Square, SquareError, Squares};
 pub use stability::stable_discs;
 pub use symmetry::{Symmetry, transform};
 
+/// True when this CPU has every feature the x86-64 fast paths are compiled for (POPCNT,
+/// LZCNT, BMI1/2, AVX2), checked at run time, so that a binary built for the baseline never
+/// runs an instruction the CPU lacks.
+pub fn fast_path_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        is_x86_feature_detected!("popcnt")
+            && is_x86_feature_detected!("lzcnt")
+            && is_x86_feature_detected!("bmi1")
+            && is_x86_feature_detected!("bmi2")
+            && is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// A disc colour, also used for the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Color {

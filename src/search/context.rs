@@ -38,6 +38,8 @@ pub struct Shared<'a> {
     pub nodes: AtomicU64,
     /// Threads available for parallel search.
     pub threads: usize,
+    /// True when the CPU runs the x86-64 fast paths.
+    pub fast: bool,
 }
 
 impl Shared<'_> {
@@ -52,8 +54,12 @@ impl Shared<'_> {
 pub struct Searcher<'a> {
     /// The shared part.
     pub sh: &'a Shared<'a>,
-    /// Nodes not yet added to the shared count.
+    /// Nodes this thread searched.
     pub nodes: u64,
+    /// The part of `nodes` already added to the shared count.
+    reported: u64,
+    /// Node count at which to look at the limits next.
+    next_check: u64,
     /// Selectivity level of this search (0..=5).
     pub level: u8,
     /// Flags of the parallel splits this thread works under: raised when a sibling cut off.
@@ -68,6 +74,8 @@ impl<'a> Searcher<'a> {
         Searcher {
             sh,
             nodes: 0,
+            reported: 0,
+            next_check: CHECK_EVERY,
             level,
             split_stops: Vec::new(),
             stopped: false,
@@ -84,6 +92,8 @@ impl<'a> Searcher<'a> {
         Searcher {
             sh: self.sh,
             nodes: 0,
+            reported: 0,
+            next_check: CHECK_EVERY,
             level: self.level,
             split_stops: stops,
             stopped: false,
@@ -94,16 +104,26 @@ impl<'a> Searcher<'a> {
     /// when the search must unwind.
     #[inline(always)]
     pub fn visit(&mut self) -> bool {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_EVERY) {
+        self.add_nodes(1);
+        self.stopped
+    }
+
+    /// Counts `n` nodes searched elsewhere (by the small-endgame solver); every so often
+    /// looks at the limits.
+    #[inline(always)]
+    pub fn add_nodes(&mut self, n: u64) {
+        self.nodes += n;
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + CHECK_EVERY;
             self.check();
         }
-        self.stopped
     }
 
     #[cold]
     fn check(&mut self) {
-        let total = self.sh.nodes.fetch_add(CHECK_EVERY, Relaxed) + CHECK_EVERY;
+        let fresh = self.nodes - self.reported;
+        self.reported = self.nodes;
+        let total = self.sh.nodes.fetch_add(fresh, Relaxed) + fresh;
         if self.sh.user_stop.is_some_and(|f| f.load(Relaxed))
             || total >= self.sh.node_limit
             || self.sh.deadline.is_some_and(|d| Instant::now() >= d)
@@ -117,7 +137,7 @@ impl<'a> Searcher<'a> {
 
     /// Adds this thread's remaining node count to the shared total.
     pub fn flush(&mut self) {
-        self.sh.nodes.fetch_add(self.nodes % CHECK_EVERY, Relaxed);
-        self.nodes -= self.nodes % CHECK_EVERY;
+        self.sh.nodes.fetch_add(self.nodes - self.reported, Relaxed);
+        self.reported = self.nodes;
     }
 }

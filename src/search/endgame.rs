@@ -9,6 +9,7 @@
 //! Scores are fail-soft: below `alpha` an upper bound, above `beta` a lower bound.
 
 use super::context::{NO_SELECTIVITY, PROBCUT_T, Searcher};
+use super::shallow;
 use super::tt::NO_MOVE;
 use crate::board::{Board, flips, legal_moves, potential_moves, stable_discs};
 
@@ -47,7 +48,7 @@ const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// Empties in quadrants holding an odd number of empties.
 #[inline(always)]
-fn odd_quadrants(empties: u64) -> u64 {
+pub(super) fn odd_quadrants(empties: u64) -> u64 {
     let mut m = 0;
     for q in QUADRANTS {
         if (empties & q).count_ones() & 1 == 1 {
@@ -59,13 +60,13 @@ fn odd_quadrants(empties: u64) -> u64 {
 
 /// Final score of a full (or blocked) board: empties go to the winner.
 #[inline(always)]
-fn final_score(p: u64, o: u64) -> i32 {
+pub(super) fn final_score(p: u64, o: u64) -> i32 {
     Board::new(p, o).final_score()
 }
 
 /// Score when exactly one square `sq` is empty.
 #[inline(always)]
-fn last_empty(p: u64, o: u64, sq: usize) -> i32 {
+pub(super) fn last_empty(p: u64, o: u64, sq: usize) -> i32 {
     let pc = p.count_ones() as i32;
     let f = flips(p, o, sq).count_ones() as i32;
     if f > 0 {
@@ -81,7 +82,7 @@ fn last_empty(p: u64, o: u64, sq: usize) -> i32 {
 
 /// True when the side to move (`p`) has a move on one of `empties`.
 #[inline(always)]
-fn has_move(p: u64, o: u64, empties: u64) -> bool {
+pub(super) fn has_move(p: u64, o: u64, empties: u64) -> bool {
     let mut e = empties;
     while e != 0 {
         let sq = e.trailing_zeros() as usize;
@@ -113,52 +114,20 @@ impl Searcher<'_> {
                 self.visit();
                 return b.final_score();
             }
-            return self.end_shallow(b.player, b.opponent, alpha, beta, b.empties());
+            let mut nodes = 0;
+            let v = shallow::solve(
+                b.player,
+                b.opponent,
+                alpha,
+                beta,
+                b.empties(),
+                &mut nodes,
+                self.sh.fast,
+            );
+            self.add_nodes(nodes);
+            return v;
         }
         self.end_deep(b, alpha, beta, e)
-    }
-
-    /// Small endgames: try each empty in parity order, no move list, no hash.
-    fn end_shallow(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: u64) -> i32 {
-        if self.visit() {
-            return 0;
-        }
-        if empties & (empties - 1) == 0 {
-            return last_empty(p, o, empties.trailing_zeros() as usize);
-        }
-        let odd = odd_quadrants(empties);
-        let mut best = -65;
-        let mut a = alpha;
-        for set in [odd, empties & !odd] {
-            let mut m = set;
-            while m != 0 {
-                let sq = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let f = flips(p, o, sq);
-                if f == 0 {
-                    continue;
-                }
-                let bit = 1u64 << sq;
-                let v = -self.end_shallow(o ^ f, p ^ f ^ bit, -beta, -a, empties ^ bit);
-                if v > best {
-                    best = v;
-                    if v >= beta {
-                        return v;
-                    }
-                    if v > a {
-                        a = v;
-                    }
-                }
-            }
-        }
-        if best == -65 {
-            // No move: pass, or the game is over.
-            if has_move(o, p, empties) {
-                return -self.end_shallow(o, p, -beta, -alpha, empties);
-            }
-            return final_score(p, o);
-        }
-        best
     }
 
     /// Larger endgames: move list with fastest-first ordering, hash, stability, splits.

@@ -13,6 +13,7 @@ pub mod endgame;
 pub mod midgame;
 pub mod probcut;
 pub mod pvs;
+pub mod shallow;
 pub mod time;
 pub mod tt;
 
@@ -230,6 +231,7 @@ impl Engine {
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             nodes: AtomicU64::new(0),
             threads: self.threads,
+            fast: crate::board::fast_path_available(),
         };
         let mut root = Root {
             shared: &shared,

@@ -1,0 +1,159 @@
+//! The last few empties of the exact solver: no move list, no hash, empties tried in parity
+//! order, the last one scored by its flip count alone.
+//!
+//! This is where most endgame nodes are, so it is compiled twice: once portable, once for
+//! x86-64 CPUs with POPCNT, LZCNT and BMI (chosen at run time, see
+//! [`crate::board::fast_path_available`]). The tests check that both give the same scores
+//! and node counts.
+
+/// Generates the recursive solver with the given function attributes.
+macro_rules! shallow_kernel {
+    ($(#[$attr:meta])*) => {
+        /// Exact score in `(alpha, beta)`, fail-soft, of the position with `empties` left;
+        /// counts its nodes into `nodes`.
+        $(#[$attr])*
+        pub(super) fn solve(
+            p: u64,
+            o: u64,
+            alpha: i32,
+            beta: i32,
+            empties: u64,
+            nodes: &mut u64,
+        ) -> i32 {
+            use crate::board::flips;
+            use crate::search::endgame::{final_score, has_move, last_empty, odd_quadrants};
+            *nodes += 1;
+            if empties & (empties - 1) == 0 {
+                return last_empty(p, o, empties.trailing_zeros() as usize);
+            }
+            // Parity only matters with more than two empties.
+            let odd = if empties.count_ones() > 2 {
+                odd_quadrants(empties)
+            } else {
+                empties
+            };
+            let mut best = -65;
+            let mut a = alpha;
+            for set in [odd, empties & !odd] {
+                let mut m = set;
+                while m != 0 {
+                    let sq = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let f = flips(p, o, sq);
+                    if f == 0 {
+                        continue;
+                    }
+                    let bit = 1u64 << sq;
+                    let v = -solve(o ^ f, p ^ f ^ bit, -beta, -a, empties ^ bit, nodes);
+                    if v > best {
+                        best = v;
+                        if v >= beta {
+                            return v;
+                        }
+                        if v > a {
+                            a = v;
+                        }
+                    }
+                }
+            }
+            if best == -65 {
+                // No move: pass, or the game is over.
+                if has_move(o, p, empties) {
+                    return -solve(o, p, -beta, -alpha, empties, nodes);
+                }
+                return final_score(p, o);
+            }
+            best
+        }
+    };
+}
+
+mod portable {
+    shallow_kernel!();
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    shallow_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+}
+
+/// Exact score of a small endgame (`empties` as a mask, at least one) in `(alpha, beta)`,
+/// fail-soft; adds its nodes to `nodes`. `fast` selects the x86-64 path and must only be set
+/// when [`crate::board::fast_path_available`] says so.
+#[inline]
+pub fn solve(
+    p: u64,
+    o: u64,
+    alpha: i32,
+    beta: i32,
+    empties: u64,
+    nodes: &mut u64,
+    fast: bool,
+) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if fast {
+        // SAFETY: callers set `fast` only when the CPU has the kernel's features.
+        return unsafe { x86::solve(p, o, alpha, beta, empties, nodes) };
+    }
+    let _ = fast;
+    portable::solve(p, o, alpha, beta, empties, nodes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Square, fast_path_available};
+
+    #[test]
+    fn fast_and_portable_agree() {
+        if !fast_path_available() {
+            eprintln!("no x86-64 fast path on this CPU: nothing to compare");
+            return;
+        }
+        let mut rng = 0x0DDB_1A5E_5BAD_5EEDu64;
+        for _ in 0..300 {
+            let mut b = Board::start();
+            let target = 1 + (rng % 7) as u32;
+            while b.empty_count() > target {
+                let m = b.moves();
+                if m == 0 {
+                    b = b.passed();
+                    if b.moves() == 0 {
+                        break;
+                    }
+                    continue;
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let k = (rng % m.count_ones() as u64) as usize;
+                b = b.play(Square::iter(m).nth(k).unwrap()).unwrap();
+            }
+            if b.empty_count() == 0 {
+                continue;
+            }
+            for (alpha, beta) in [(-64, 64), (-1, 0), (3, 4), (-10, -9)] {
+                let (mut n1, mut n2) = (0, 0);
+                let a = solve(
+                    b.player,
+                    b.opponent,
+                    alpha,
+                    beta,
+                    b.empties(),
+                    &mut n1,
+                    false,
+                );
+                let c = solve(
+                    b.player,
+                    b.opponent,
+                    alpha,
+                    beta,
+                    b.empties(),
+                    &mut n2,
+                    true,
+                );
+                assert_eq!((a, n1), (c, n2));
+            }
+        }
+    }
+}

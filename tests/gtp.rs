@@ -434,6 +434,14 @@ fn hostile_input_is_answered_and_survived() {
     let (ok, _, msg) = e.gtp_reply();
     assert!(!ok && msg.contains("too long"), "{msg}");
     assert_eq!(e.ok("4 protocol_version"), "2");
+    // Absurd clocks: accepted, and the engine still moves.
+    e.ok("time_settings 1e300 0 0");
+    e.ok("time_left b 1e300 0");
+    assert!(matches!(read_move(&e.ok("genmove b")), Move::Play(_)));
+    e.ok("time_left w 0 0");
+    assert!(matches!(read_move(&e.ok("genmove w")), Move::Play(_)));
+    e.ok("clear_board");
+    e.ok("time_settings 0 1 0");
     // A random command stream: every reply is well formed, the engine survives.
     let words = [
         "play",
@@ -478,6 +486,9 @@ fn hostile_input_is_answered_and_survived() {
         "=",
         "?",
         "quit_not",
+        "1e300",
+        "time_left b 1e300 0",
+        "time_settings 1e300 1e300 1",
     ];
     let mut rng = Rng(12345);
     for i in 0..400 {
@@ -506,4 +517,106 @@ fn hostile_input_is_answered_and_survived() {
     }
     assert!(replies > 100, "{replies} replies");
     assert!(e.alive());
+}
+
+/// Games against GRhino's `gtp-rhino` (Debian package grhino), refereed here with our own
+/// rules: passes are left implicit (gtp-rhino refuses `play X pass`), Outflank gets a clock
+/// by `time_settings`/`time_left`. Ignored by default (it takes minutes); run with
+/// `cargo test --release --test gtp -- --ignored --nocapture`. Environment: `RHINO_GAMES`
+/// (default 4, colours alternate), `RHINO_LEVEL` (default 5), `RHINO_CLOCK` (Outflank's
+/// seconds a game, default 60), `OUTFLANK_ARGS` (extra arguments of `outflank gtp`).
+#[test]
+#[ignore = "plays gtp-rhino for minutes; needs the grhino package"]
+fn games_against_gtp_rhino() {
+    let rhino = ["/usr/games/gtp-rhino", "/usr/bin/gtp-rhino"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).is_file())
+        .expect("gtp-rhino installed (apt-get install grhino)");
+    let env = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let games = env("RHINO_GAMES", 4);
+    let level = env("RHINO_LEVEL", 5).to_string();
+    let clock = env("RHINO_CLOCK", 60) as f64;
+    let extra = std::env::var("OUTFLANK_ARGS").unwrap_or_default();
+    let mut args = vec!["gtp"];
+    args.extend(extra.split_whitespace());
+    let mut total = 0.0;
+    for n in 0..games {
+        let mut of = Engine::start(&args);
+        let mut rh = Engine::start_program(rhino, &["-l", &level]);
+        rh.patience = Duration::from_secs(600);
+        let of_color = if n % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        for e in [&mut of, &mut rh] {
+            e.ok("boardsize 8");
+            e.ok("clear_board");
+        }
+        of.ok(&format!("time_settings {clock} 0 0"));
+        let mut game = Game::default();
+        let mut used = 0.0f64;
+        let mut longest = 0.0f64;
+        let mut slow = Vec::new();
+        while !game.is_over() {
+            let pos = game.position();
+            if pos.board.must_pass() {
+                game.play(Move::Pass).unwrap();
+                continue;
+            }
+            let c = gtp_color(pos.to_move);
+            let (mover, other) = if pos.to_move == of_color {
+                of.ok(&format!(
+                    "time_left {c} {} 0",
+                    (clock - used).max(0.0) as u64
+                ));
+                (&mut of, &mut rh)
+            } else {
+                (&mut rh, &mut of)
+            };
+            let t = Instant::now();
+            let text = mover.ok(&format!("genmove {c}"));
+            let secs = t.elapsed().as_secs_f64();
+            if pos.to_move == of_color {
+                used += secs;
+                longest = longest.max(secs);
+                if secs >= 0.5 {
+                    slow.push(format!("{}:{secs:.1}", pos.board.empty_count()));
+                }
+            }
+            let mv = read_move(&text);
+            game.play(mv)
+                .unwrap_or_else(|err| panic!("game {n}: {c} {text}: {err}"));
+            other.ok(&format!("play {c} {}", gtp_move(mv)));
+        }
+        let result = game.result().unwrap();
+        let of_score = if of_color == Color::Black {
+            result
+        } else {
+            -result
+        };
+        assert_eq!(of.ok("final_score"), black_score_text(&game));
+        let points = match of_score.signum() {
+            1 => 1.0,
+            0 => 0.5,
+            _ => 0.0,
+        };
+        total += points;
+        eprintln!(
+            "game {n}: Outflank {} {of_score:+} ({} moves) - Outflank used {used:.1}s of {clock}s, longest move {longest:.2}s",
+            of_color.name(),
+            game.len()
+        );
+        eprintln!(
+            "  Outflank's moves of 0.5 s or more (empties:seconds): {}",
+            slow.join(" ")
+        );
+        assert!(used < clock, "Outflank lost on time");
+    }
+    eprintln!("Outflank scored {total}/{games} against gtp-rhino -l {level}");
 }

@@ -401,6 +401,11 @@ fn other_commands() {
     e.send("hint 2");
     assert_eq!(e.line(), "status");
     ping(&mut e, 2);
+    // Absurd clocks and move times.
+    e.send("set game (;GM[Othello]TI[99999999999:00]B[F5//1e300]W[D6/1e300/-5];)");
+    ping(&mut e, 3);
+    e.send("go");
+    assert!(matches!(read_go(&mut e).0, Move::Play(_)));
     // ping without a number.
     e.send("ping");
     assert_eq!(e.line(), "pong");
@@ -459,6 +464,9 @@ fn hostile_input_is_ignored() {
         "status",
         "pong",
         "===",
+        "F5/1e300/1e300",
+        "F5//nan",
+        "(;GM[Othello]TI[99999999999:00]B[F5//1e300];)",
     ];
     let mut rng = Rng(4242);
     for _ in 0..300 {

@@ -23,7 +23,7 @@ use super::{Flow, Frontend, Input, MAX_LINE, NAME, Options, Session, VERSION};
 use crate::board::{Color, Move, Position, Square};
 use crate::game::Game;
 use crate::search::Info;
-use crate::search::time::{Clock, Level, single_reply};
+use crate::search::time::{Clock, Level, seconds, single_reply};
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
@@ -451,7 +451,7 @@ impl Gtp {
             return None;
         }
         let state = self.clocks[index(color)].unwrap_or_else(|| settings.initial());
-        let remaining = Duration::from_secs_f64(state.secs.max(0.0));
+        let remaining = seconds(state.secs);
         Some(if state.stones > 0 {
             Clock {
                 remaining,
@@ -461,12 +461,8 @@ impl Gtp {
         } else {
             Clock {
                 remaining,
-                byo_yomi: (settings.byo_time > 0.0 && settings.byo_stones > 0).then(|| {
-                    (
-                        Duration::from_secs_f64(settings.byo_time),
-                        settings.byo_stones,
-                    )
-                }),
+                byo_yomi: (settings.byo_time > 0.0 && settings.byo_stones > 0)
+                    .then(|| (seconds(settings.byo_time), settings.byo_stones)),
                 ..Clock::default()
             }
         })

@@ -415,7 +415,7 @@ fn drive<F: Frontend>(
 }
 
 /// Formats a duration in seconds with two decimals, as both protocols print times.
-pub(crate) fn seconds(d: std::time::Duration) -> String {
+pub(crate) fn seconds_text(d: std::time::Duration) -> String {
     format!("{:.2}", d.as_secs_f64())
 }
 

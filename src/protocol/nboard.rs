@@ -18,14 +18,14 @@
 //! time in its annotation (`F5/-1.50/3.2`): time left = main time + increments - the times
 //! of the mover's moves.
 
-use super::{Flow, Frontend, Input, NAME, Options, Session, seconds};
+use super::{Flow, Frontend, Input, NAME, Options, Session, seconds_text};
 use crate::board::{Board, Color, Move};
 use crate::game::Game;
 use crate::notation::{GgfGame, GgfMove, parse_ggf};
-use crate::search::time::{Clock, Level};
+use crate::search::time::{Clock, Level, seconds, single_reply};
 use crate::search::{Info, Limits, Solve};
 use std::io::{self, Read, Write};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// A parsed NBoard command.
 #[derive(Clone, Debug, PartialEq)]
@@ -151,7 +151,6 @@ pub struct NBoard {
     options: Options,
     ggf: GgfGame,
     game: Game,
-    contempt: i32,
     task: Option<Task>,
     /// The `nodestats` of the searches of the current task.
     nodes: u64,
@@ -165,7 +164,6 @@ impl NBoard {
             options,
             ggf: GgfGame::default(),
             game: Game::default(),
-            contempt: 0,
             task: None,
             nodes: 0,
             started: Instant::now(),
@@ -194,12 +192,15 @@ impl NBoard {
             return None;
         }
         let mine = self.ggf.moves.iter().filter(|m| m.color == color);
-        let used: f64 = mine.clone().filter_map(|m| m.time).sum();
+        let used: f64 = mine
+            .clone()
+            .filter_map(|m| m.time.filter(|t| t.is_finite() && *t > 0.0))
+            .sum();
         let played = mine.filter(|m| m.mv != Move::Pass).count() as f64;
         let left = c.main_secs + c.extension + c.increment * played - used;
         Some(Clock {
-            remaining: Duration::from_secs_f64(left.clamp(0.0, 1e9)),
-            increment: Duration::from_secs_f64(c.increment.clamp(0.0, 1e9)),
+            remaining: seconds(left),
+            increment: seconds(c.increment),
             ..Clock::default()
         })
     }
@@ -257,34 +258,67 @@ impl NBoard {
         Ok(())
     }
 
-    fn start_task(&mut self, task: Task, session: &mut Session) {
+    /// Starts counting nodes and time for `nodestats`.
+    fn reset_stats(&mut self) {
         self.nodes = 0;
         self.started = Instant::now();
+    }
+
+    /// `hint N`: the best `n` moves at the level, refreshed as each depth completes.
+    fn hint(&mut self, n: usize, session: &mut Session) -> io::Result<()> {
         let board = self.game.position().board;
-        match &task {
-            Task::Hint => {}
-            Task::Go { .. } => {
-                let color = self.game.to_move();
-                let threads = self.options.threads;
-                let mut plan = self.options.plan;
-                if plan.level.is_none() && plan.depth.is_none() && plan.move_time.is_none() {
-                    plan.level = Some(Level::DEFAULT);
-                }
-                let limits = if crate::search::time::single_reply(&board).is_some() {
-                    // One legal move: a depth-1 search gives its evaluation at once.
-                    Limits {
-                        depth: Some(1),
-                        ..Limits::default()
-                    }
-                } else {
-                    plan.limits(&board, self.clock(color).as_ref(), threads)
-                };
-                log::debug!("go: {limits:?}");
-                session.search(board, limits, true);
-            }
-            Task::Analyze { .. } => {}
+        if board.is_game_over() {
+            return session.line("status");
         }
-        self.task = Some(task);
+        session.line("status Analyzing")?;
+        self.reset_stats();
+        let mut limits = self.analysis_limits(&board);
+        limits.multipv = n;
+        session.search(board, limits, false);
+        self.task = Some(Task::Hint);
+        Ok(())
+    }
+
+    /// `go`: a move within the level and the game's clock; a single legal move (or a forced
+    /// pass) gets a depth-1 search, for its evaluation.
+    fn go(&mut self, session: &mut Session) -> io::Result<()> {
+        if self.game.is_over() {
+            log::warn!("go: the game is over");
+            return session.line("status the game is over");
+        }
+        self.reset_stats();
+        let board = self.game.position().board;
+        let limits = if single_reply(&board).is_some() {
+            Limits {
+                depth: Some(1),
+                ..Limits::default()
+            }
+        } else {
+            let clock = self.clock(self.game.to_move());
+            self.options
+                .plan
+                .limits(&board, clock.as_ref(), self.options.threads)
+        };
+        log::debug!("go: {limits:?}");
+        session.search(board, limits, true);
+        self.task = Some(Task::Go {
+            start: Instant::now(),
+        });
+        Ok(())
+    }
+
+    /// `analyze`: every position of the game, from the last to the first.
+    fn analyze(&mut self, session: &mut Session) -> io::Result<()> {
+        self.reset_stats();
+        let rest: Vec<(usize, Board)> = self
+            .game
+            .positions()
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (i, p.board))
+            .collect();
+        session.line("status Analyzing the game")?;
+        self.next_analysis(rest, session)
     }
 
     /// Starts the next search of `analyze`, or ends it. Game-over positions need no search.
@@ -321,32 +355,13 @@ impl NBoard {
                 self.options.plan.depth = None;
             }
             Command::SetGame(text) => self.set_game(&text, session)?,
-            Command::SetContempt(c) => self.contempt = c,
+            Command::SetContempt(c) => {
+                // The engine has no contempt setting yet: draws count as 0.
+                log::debug!("set contempt {c}: ignored (draws score 0)");
+            }
             Command::Move { mv, eval, time } => self.play(mv, eval, time, session)?,
-            Command::Hint(n) => {
-                let board = self.game.position().board;
-                if board.is_game_over() {
-                    return session.line("status").map(|_| Flow::Continue);
-                }
-                session.line("status Analyzing")?;
-                let mut limits = self.analysis_limits(&board);
-                limits.multipv = n;
-                self.start_task(Task::Hint, session);
-                session.search(board, limits, false);
-            }
-            Command::Go => {
-                if self.game.is_over() {
-                    log::warn!("go: the game is over");
-                    session.line("status the game is over")?;
-                } else {
-                    self.start_task(
-                        Task::Go {
-                            start: Instant::now(),
-                        },
-                        session,
-                    );
-                }
-            }
+            Command::Hint(n) => self.hint(n, session)?,
+            Command::Go => self.go(session)?,
             Command::Ping(n) => {
                 if n.is_empty() {
                     session.line("pong")?
@@ -359,19 +374,7 @@ impl NBoard {
                     .line("status learn: there is no opening book yet; the game was not stored")?;
                 session.line("learned")?;
             }
-            Command::Analyze => {
-                self.nodes = 0;
-                self.started = Instant::now();
-                let rest: Vec<(usize, Board)> = self
-                    .game
-                    .positions()
-                    .iter()
-                    .enumerate()
-                    .map(|(i, p)| (i, p.board))
-                    .collect();
-                session.line("status Analyzing the game")?;
-                self.next_analysis(rest, session)?;
-            }
+            Command::Analyze => self.analyze(session)?,
             Command::Quit => return Ok(Flow::Quit),
         }
         Ok(Flow::Continue)
@@ -439,7 +442,7 @@ impl Frontend for NBoard {
         let stats = format!(
             "nodestats {} {}",
             self.nodes,
-            seconds(self.started.elapsed())
+            seconds_text(self.started.elapsed())
         );
         match self.task.take() {
             Some(Task::Hint) => {
@@ -451,7 +454,7 @@ impl Frontend for NBoard {
                 let (mv, score) = match info.best() {
                     Some(l) => (l.mv, l.score),
                     None => {
-                        let mv = crate::search::time::single_reply(&board)
+                        let mv = single_reply(&board)
                             .or_else(|| {
                                 crate::board::Square::iter(board.moves())
                                     .next()
@@ -469,7 +472,7 @@ impl Frontend for NBoard {
                 session.line(&format!(
                     "=== {mv_text}/{}/{}",
                     eval_text(score),
-                    seconds(start.elapsed())
+                    seconds_text(start.elapsed())
                 ))?;
             }
             Some(Task::Analyze { mut rest }) => {

@@ -137,6 +137,16 @@ pub struct Budget {
     pub solve: Option<Solve>,
 }
 
+/// A duration from seconds that may be anything a protocol sent: negative, NaN or infinite
+/// give zero, and more than a billion seconds (about 32 years) is cut to that.
+pub fn seconds(s: f64) -> Duration {
+    if s.is_finite() && s > 0.0 {
+        Duration::from_secs_f64(s.min(1e9))
+    } else {
+        Duration::ZERO
+    }
+}
+
 /// Estimated seconds of an exact solve of `empties` empties on one thread: about a second at
 /// 20 empties, doubling with each empty (measured on this machine's kind of 2-core box;
 /// pessimistic for easy positions).
@@ -161,7 +171,9 @@ const MIN_HARD: Duration = Duration::from_millis(5);
 /// The usable time is the remaining time less a reserve (5% of it, at most a second, plus a
 /// per-move overhead). It is spread over the moves still to play: the byo-yomi stones when
 /// given, else the mover's remaining moves less the last few (solved at once). The hard
-/// limit is twice that share, and never more than a quarter of the usable time without
+/// limit is 1.5 times that share (the search starts no iteration after half of it, and the
+/// last one it starts often runs to the limit, so a move takes about the share on average),
+/// and never more than a quarter of the usable time without
 /// byo-yomi (so one move can never lose the game on time). With byo-yomi after the main
 /// time, the share is at least what the period allows per stone.
 pub fn budget(clock: &Clock, empties: u32, threads: usize) -> Budget {
@@ -189,9 +201,9 @@ pub fn budget(clock: &Clock, empties: u32, threads: usize) -> Budget {
         share = share.max(per_stone * 0.5);
         cap = cap.max(per_stone);
     }
-    let hard_secs = (share * 2.0).min(cap).min(usable.max(0.0) + inc * 0.9);
-    let hard = Duration::from_secs_f64(hard_secs.max(0.0)).max(MIN_HARD);
-    let target = Duration::from_secs_f64((hard_secs / 2.0).max(0.0));
+    let hard_secs = (share * 1.5).min(cap).min(usable.max(0.0) + inc * 0.9);
+    let hard = seconds(hard_secs).max(MIN_HARD);
+    let target = seconds(hard_secs / 1.5);
     Budget {
         target,
         hard,
@@ -271,10 +283,11 @@ fn weaker(a: Option<Solve>, b: Option<Solve>) -> Option<Solve> {
     if rank(a) <= rank(b) { a } else { b }
 }
 
-/// The most complete solve whose estimated cost fits in half of `time`.
+/// The most complete solve whose estimated cost fits in 60% of `time` (a solve is one long
+/// iteration: it must finish to be of use).
 fn affordable_solve(empties: u32, time: Duration, threads: usize) -> Option<Solve> {
     let speed = 1.0 + 0.6 * (threads.max(1) - 1) as f64;
-    let fits = |cost: f64| cost / speed <= time.as_secs_f64() * 0.5;
+    let fits = |cost: f64| cost / speed <= time.as_secs_f64() * 0.6;
     if fits(exact_cost(empties)) {
         Some(Solve::Exact)
     } else if fits(wld_cost(empties)) {
@@ -372,7 +385,7 @@ mod tests {
             ..Clock::default()
         };
         let b = budget(&c, 40, 1);
-        assert!(b.hard <= secs(4.0) && b.hard >= secs(3.0), "{b:?}");
+        assert!(b.hard <= secs(4.0) && b.hard >= secs(2.0), "{b:?}");
         let inc = Clock {
             remaining: secs(1.0),
             increment: secs(2.0),
@@ -427,5 +440,22 @@ mod tests {
         let must_pass = Board::new(1 << 1, 1);
         assert!(must_pass.must_pass());
         assert_eq!(single_reply(&must_pass), Some(Move::Pass));
+    }
+
+    #[test]
+    fn seconds_from_anything() {
+        assert_eq!(seconds(f64::NAN), Duration::ZERO);
+        assert_eq!(seconds(-1.0), Duration::ZERO);
+        assert_eq!(seconds(f64::INFINITY), Duration::ZERO);
+        assert_eq!(seconds(1e300), Duration::from_secs(1_000_000_000));
+        assert_eq!(seconds(1.5), Duration::from_millis(1500));
+        let huge = Clock {
+            remaining: seconds(1e300),
+            increment: seconds(1e300),
+            moves_to_go: Some(u32::MAX),
+            byo_yomi: Some((seconds(1e300), 0)),
+        };
+        let b = budget(&huge, 60, 64);
+        assert!(b.hard >= b.target);
     }
 }

@@ -20,6 +20,8 @@ pub struct Engine {
     lines: Receiver<String>,
     /// Every line received so far, for failure messages.
     pub transcript: Vec<String>,
+    /// How long [`Engine::line`] waits ([`PATIENCE`] unless changed).
+    pub patience: Duration,
 }
 
 impl Engine {
@@ -64,6 +66,7 @@ impl Engine {
             child,
             lines: rx,
             transcript: Vec::new(),
+            patience: PATIENCE,
         }
     }
 
@@ -97,12 +100,13 @@ impl Engine {
         }
     }
 
-    /// The next line; fails the test after [`PATIENCE`].
+    /// The next line; fails the test after [`Engine::patience`].
     pub fn line(&mut self) -> String {
-        match self.try_line(PATIENCE) {
+        match self.try_line(self.patience) {
             Some(l) => l,
             None => panic!(
-                "no line from the engine within {PATIENCE:?}; so far: {:#?}",
+                "no line from the engine within {:?}; so far: {:#?}",
+                self.patience,
                 self.recent()
             ),
         }

@@ -6,6 +6,29 @@
 //! [`crate::board::fast_path_available`]). The tests check that both give the same scores
 //! and node counts.
 
+/// The squares around each square: a move needs an opponent disc among them.
+static NEIGHBOURS: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (nc, nr) = (c + dc, r + dr);
+                if (dc != 0 || dr != 0) && nc >= 0 && nc < 8 && nr >= 0 && nr < 8 {
+                    t[sq] |= 1u64 << (nr * 8 + nc);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
 /// Generates the recursive solver with the given function attributes.
 macro_rules! shallow_kernel {
     ($(#[$attr:meta])*) => {
@@ -20,11 +43,15 @@ macro_rules! shallow_kernel {
             empties: u64,
             nodes: &mut u64,
         ) -> i32 {
+            use super::NEIGHBOURS;
             use crate::board::flips;
             use crate::search::endgame::{final_score, has_move, last_empty, odd_quadrants};
             *nodes += 1;
             if empties & (empties - 1) == 0 {
                 return last_empty(p, o, empties.trailing_zeros() as usize);
+            }
+            if empties.count_ones() == 2 {
+                return two_empties(p, o, beta, empties, nodes);
             }
             // Parity only matters with more than two empties.
             let odd = if empties.count_ones() > 2 {
@@ -39,6 +66,9 @@ macro_rules! shallow_kernel {
                 while m != 0 {
                     let sq = m.trailing_zeros() as usize;
                     m &= m - 1;
+                    if o & NEIGHBOURS[sq] == 0 {
+                        continue;
+                    }
                     let f = flips(p, o, sq);
                     if f == 0 {
                         continue;
@@ -64,6 +94,45 @@ macro_rules! shallow_kernel {
                 return final_score(p, o);
             }
             best
+        }
+
+        /// Exact score with two empties: each move leads to a last-empty score.
+        $(#[$attr])*
+        fn two_empties(p: u64, o: u64, beta: i32, empties: u64, nodes: &mut u64) -> i32 {
+            use crate::board::flips;
+            use crate::search::endgame::{final_score, last_empty};
+            let x1 = empties.trailing_zeros() as usize;
+            let x2 = 63 - empties.leading_zeros() as usize;
+            let mut best = -65;
+            let f = flips(p, o, x1);
+            if f != 0 {
+                *nodes += 1;
+                best = -last_empty(o ^ f, p ^ f ^ (1u64 << x1), x2);
+                if best >= beta {
+                    return best;
+                }
+            }
+            let f = flips(p, o, x2);
+            if f != 0 {
+                *nodes += 1;
+                best = best.max(-last_empty(o ^ f, p ^ f ^ (1u64 << x2), x1));
+            }
+            if best > -65 {
+                return best;
+            }
+            // Pass: the opponent picks the move worst for us.
+            let mut worst = 65;
+            let f = flips(o, p, x1);
+            if f != 0 {
+                *nodes += 1;
+                worst = last_empty(p ^ f, o ^ f ^ (1u64 << x1), x2);
+            }
+            let f = flips(o, p, x2);
+            if f != 0 {
+                *nodes += 1;
+                worst = worst.min(last_empty(p ^ f, o ^ f ^ (1u64 << x2), x1));
+            }
+            if worst < 65 { worst } else { final_score(p, o) }
         }
     };
 }

@@ -66,6 +66,8 @@ pub struct EngineSpec {
     pub depth: Option<u32>,
     /// Send no explicit pass: the engine infers a pass from the next move's colour (GTP).
     pub implicit_pass: bool,
+    /// This engine's own clock, overriding the match's `--tc` (`tc=60`, `tc=none`).
+    pub tc: Option<Option<TimeControl>>,
 }
 
 impl EngineSpec {
@@ -73,7 +75,8 @@ impl EngineSpec {
     ///
     /// Keys: `name` (default: the program's file name), `proto` (`gtp` or `nboard`, default
     /// `gtp`), `dir` (working directory), `depth` (NBoard only), `implicit-pass` (alone or
-    /// `=yes`/`=no`), and `cmd`, which must come last: its value is the rest of the text,
+    /// `=yes`/`=no`), `tc` (this engine's own clock, `60`, `60+1` or `none`, overriding the
+    /// match's), and `cmd`, which must come last: its value is the rest of the text,
     /// commas included, split into words as a shell would (quotes and backslashes).
     pub fn parse(s: &str) -> Result<EngineSpec, String> {
         let mut name = None;
@@ -82,6 +85,7 @@ impl EngineSpec {
         let mut dir = None;
         let mut depth = None;
         let mut implicit_pass = false;
+        let mut tc = None;
         let mut rest = s.trim();
         while !rest.is_empty() {
             let (item, tail) = match rest.find(',') {
@@ -127,11 +131,18 @@ impl EngineSpec {
                         _ => return Err(format!("implicit-pass={value:?}: say yes or no")),
                     }
                 }
+                "tc" => {
+                    tc = Some(if value.eq_ignore_ascii_case("none") {
+                        None
+                    } else {
+                        Some(TimeControl::parse(value).map_err(|e| format!("tc: {e}"))?)
+                    });
+                }
                 "" => {}
                 _ => {
                     return Err(format!(
                         "unknown key {key:?} in engine {s:?} (name, proto, dir, depth, \
-                         implicit-pass, cmd)"
+                         implicit-pass, tc, cmd)"
                     ));
                 }
             }
@@ -152,6 +163,7 @@ impl EngineSpec {
             command,
             depth,
             implicit_pass,
+            tc,
         })
     }
 }
@@ -388,7 +400,7 @@ pub fn schedule(cfg: &MatchConfig) -> Vec<GameSpec> {
                 white_name: cfg.engines[white].name.clone(),
                 opening: opening.game.clone(),
                 opening_text: opening.text.clone(),
-                tc: cfg.tc,
+                tc: [black, white].map(|e| cfg.engines[e].tc.unwrap_or(cfg.tc)),
                 grace: cfg.grace,
                 move_timeout: cfg.move_timeout,
             });
@@ -755,6 +767,16 @@ mod tests {
         assert!(EngineSpec::parse("name=A,proto=uci,cmd=x").is_err());
         assert!(EngineSpec::parse("name=A,depth=0,cmd=x").is_err());
         assert!(EngineSpec::parse("colour=red,cmd=x").is_err());
+    }
+
+    #[test]
+    fn engine_clock_overrides_the_match_clock() {
+        let e = EngineSpec::parse("name=a,tc=60+1,cmd=x").unwrap();
+        assert_eq!(e.tc, Some(Some(TimeControl::parse("60+1").unwrap())));
+        let e = EngineSpec::parse("name=b,tc=none,cmd=x").unwrap();
+        assert_eq!(e.tc, Some(None));
+        assert_eq!(EngineSpec::parse("name=c,cmd=x").unwrap().tc, None);
+        assert!(EngineSpec::parse("name=d,tc=fast,cmd=x").is_err());
     }
 
     #[test]

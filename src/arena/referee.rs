@@ -104,8 +104,8 @@ pub struct GameRecord {
     /// Every move played, the opening's included, with each engine move's evaluation (when
     /// its protocol gives one) and the time it took.
     pub moves: Vec<GgfMove>,
-    /// The clock each side had.
-    pub tc: Option<TimeControl>,
+    /// The clocks black and white had.
+    pub tc: [Option<TimeControl>; 2],
     /// The loser when an engine forfeited; `None` for a game played to the end.
     pub forfeit: Option<Color>,
     /// How the game ended.
@@ -209,7 +209,18 @@ impl GameRecord {
             black: Some(self.black_name.clone()),
             white: Some(self.white_name.clone()),
             result: Some(result),
-            time: self.tc.map(ggf_clock),
+            time: (self.tc[0] == self.tc[1])
+                .then_some(self.tc[0])
+                .flatten()
+                .map(ggf_clock),
+            time_black: (self.tc[0] != self.tc[1])
+                .then_some(self.tc[0])
+                .flatten()
+                .map(ggf_clock),
+            time_white: (self.tc[0] != self.tc[1])
+                .then_some(self.tc[1])
+                .flatten()
+                .map(ggf_clock),
             comment,
             start: self.start,
             moves: self.moves.clone(),
@@ -235,8 +246,8 @@ pub struct GameSpec {
     pub opening: Game,
     /// The opening as a transcript, for the record.
     pub opening_text: String,
-    /// The clock, if the game is timed.
-    pub tc: Option<TimeControl>,
+    /// Black's and white's clocks, where timed.
+    pub tc: [Option<TimeControl>; 2],
     /// Time allowed beyond the clock before an engine loses on time.
     pub grace: Duration,
     /// Time allowed for a move when the game is not timed.
@@ -301,14 +312,14 @@ pub fn play_game(spec: &GameSpec, seats: [Seat<'_>; 2], stop: &AtomicBool) -> Ga
             return record;
         }
     };
-    let setup = GameSetup {
-        start: game.start(),
-        opening: &moves,
-        tc: spec.tc,
-        black: &spec.black_name,
-        white: &spec.white_name,
-    };
     for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
+        let setup = GameSetup {
+            start: game.start(),
+            opening: &moves,
+            tc: spec.tc[i],
+            black: &spec.black_name,
+            white: &spec.white_name,
+        };
         if let Err(e) = clients[i].new_game(&setup) {
             record.forfeit = Some(color);
             record.termination = Termination::from_failure(e);
@@ -316,7 +327,7 @@ pub fn play_game(spec: &GameSpec, seats: [Seat<'_>; 2], stop: &AtomicBool) -> Ga
             return record;
         }
     }
-    let mut remaining = [spec.tc.map(|t| t.base); 2];
+    let mut remaining = spec.tc.map(|t| t.map(|t| t.base));
     loop {
         if game.is_over() {
             let score = game.position().black_final_score();
@@ -369,7 +380,7 @@ pub fn play_game(spec: &GameSpec, seats: [Seat<'_>; 2], stop: &AtomicBool) -> Ga
                 ));
                 break;
             }
-            let inc = spec.tc.map_or(Duration::ZERO, |t| t.increment);
+            let inc = spec.tc[i].map_or(Duration::ZERO, |t| t.increment);
             remaining[i] = Some(left.saturating_sub(reply.elapsed) + inc);
         }
         let mv = match reply.mv {

@@ -8,6 +8,8 @@
 //! - [`notation`]: board strings, transcripts, OBF, GGF and WTHOR, read and written.
 //! - [`protocol`]: the GTP and NBoard front-ends, with a stdin reader thread and a search worker.
 //! - [`arena`]: the match runner: engines as GTP/NBoard clients, refereed games, Elo, SPRT.
+//! - [`eval`]: the pattern evaluation and its weights files; [`train`]: the pipeline that
+//!   trains them.
 
 pub mod arena;
 pub mod board;
@@ -18,6 +20,7 @@ pub mod notation;
 pub mod perft;
 pub mod protocol;
 pub mod search;
+pub mod train;
 
 pub use board::{Board, Color, Move, Position, Square};
 pub use game::Game;

@@ -132,7 +132,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             read_position(s).with_context(|| format!("position {} of {}", i + 1, inputs.len()))
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let engine = a.engine.engine();
+    let engine = a.engine.engine()?;
     let pb = progress_bar(games.len() as u64);
     for g in &games {
         let pos = g.position();

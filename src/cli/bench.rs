@@ -60,7 +60,7 @@ pub struct Args {
 
 /// Runs `outflank bench`; exit status 1 on a wrong exact score.
 pub fn run(a: Args) -> anyhow::Result<i32> {
-    let engine = a.engine.engine();
+    let engine = a.engine.engine()?;
     let entries = parse_obf(FFO_20_39)?;
     let (mut nodes, mut secs, mut wrong) = (0u64, 0.0, 0);
     let mut signature = 0u64;

@@ -16,15 +16,22 @@ pub struct EngineArgs {
     /// Transposition table size in megabytes.
     #[arg(long = "hash", default_value_t = 256)]
     pub hash_mb: usize,
+    /// Evaluation weights file to use instead of the shipped one (`outflank train fit`).
+    #[arg(long, value_name = "PATH")]
+    pub eval_file: Option<std::path::PathBuf>,
 }
 
 impl EngineArgs {
-    /// An engine with these options.
-    pub fn engine(&self) -> Engine {
-        Engine::new(EngineConfig {
+    /// An engine with these options; fails when the weights file cannot be read.
+    pub fn engine(&self) -> anyhow::Result<Engine> {
+        let mut engine = Engine::new(EngineConfig {
             threads: self.threads.max(1),
             hash_mb: self.hash_mb.max(1),
-        })
+        });
+        if let Some(path) = &self.eval_file {
+            engine.set_eval(std::sync::Arc::new(crate::eval::file::load(path)?));
+        }
+        Ok(engine)
     }
 }
 

@@ -30,6 +30,9 @@ pub struct FrontendArgs {
     /// Use the opening book (on|off; accepted, there is no book yet).
     #[arg(long, value_name = "on|off", default_value = "on", value_parser = ["on", "off"])]
     pub book: String,
+    /// Evaluation weights file to use instead of the shipped one (`outflank train fit`).
+    #[arg(long, value_name = "PATH")]
+    pub eval_file: Option<std::path::PathBuf>,
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -40,6 +43,16 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 }
 
 impl FrontendArgs {
+    /// Loads `--eval-file`, if given, as the process's default weights (every engine the
+    /// front-end makes uses them).
+    pub fn load_eval(&self) -> anyhow::Result<()> {
+        if let Some(path) = &self.eval_file {
+            let w = crate::eval::file::load(path)?;
+            crate::eval::set_default_weights(std::sync::Arc::new(w));
+        }
+        Ok(())
+    }
+
     /// The protocol options these arguments describe.
     pub fn options(&self) -> Options {
         Options {
@@ -65,6 +78,7 @@ pub struct Args {
 
 /// Runs `outflank gtp` until `quit` or the end of stdin.
 pub fn run(a: Args) -> anyhow::Result<i32> {
+    a.engine.load_eval()?;
     protocol::gtp::run(a.engine.options(), std::io::stdin(), std::io::stdout())?;
     Ok(0)
 }

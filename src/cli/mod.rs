@@ -9,6 +9,7 @@ pub mod nboard;
 pub mod perft;
 pub mod show;
 pub mod solve;
+pub mod train;
 
 use clap::{Parser, Subcommand};
 
@@ -43,6 +44,8 @@ pub enum Command {
     Gtp(gtp::Args),
     /// Speak the NBoard protocol (version 2) on stdin/stdout, for the NBoard GUI.
     Nboard(nboard::Args),
+    /// Train the evaluation: label games, self-play, fit weights, measure errors.
+    Train(train::Args),
 }
 
 /// Runs a parsed command line and returns the exit status; an error is reported by `main`
@@ -57,5 +60,6 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Match(a) => matchcmd::run(a),
         Command::Gtp(a) => gtp::run(a),
         Command::Nboard(a) => nboard::run(a),
+        Command::Train(a) => train::run(a),
     }
 }

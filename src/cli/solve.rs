@@ -67,7 +67,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         std::fs::read_to_string(&a.file).with_context(|| format!("reading {}", a.file))?
     };
     let entries = parse_obf(&text).with_context(|| format!("in {}", a.file))?;
-    let engine = a.engine.engine();
+    let engine = a.engine.engine()?;
     let kind = if a.wld { Solve::Wld } else { Solve::Exact };
     let pb = progress_bar(entries.len() as u64);
     if !a.json {

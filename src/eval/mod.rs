@@ -1,19 +1,17 @@
 //! Position evaluation: pattern tables per game phase plus a mobility term.
 //!
-//! [`Weights`] holds one table per pattern family (see [`pattern`]) and per phase, a mobility
-//! table and a bias. [`Weights::hand_set`] fills them from a classic square-value heuristic;
-//! trained weights replace them with the same layout. [`Weights::evaluate`] returns an
+//! [`Weights`] holds, for each phase, one table per pattern family (see [`pattern`]), a
+//! mobility table and a bias, all in units of 1/[`SCALE`] disc. [`Weights::hand_set`] fills
+//! them from a classic square-value heuristic; the trained weights (see `crate::train` and
+//! [`file`]) use the same layout and ship inside the crate. [`Weights::evaluate`] returns an
 //! estimate of the final disc difference for the side to move, in whole discs.
 
+pub mod file;
 pub mod pattern;
 
 use crate::board::{Board, Square, legal_moves};
-use pattern::{FAMILIES, Instance, index, instances, table_size};
-
-/// The weights used when none are given: the shipped ones.
-pub fn default_weights() -> Weights {
-    Weights::hand_set()
-}
+use pattern::{FAMILIES, FAMILY_COUNT, Instance, Transforms, instances, table_size};
+use std::sync::{Arc, OnceLock};
 
 /// Weight units per disc.
 pub const SCALE: i32 = 64;
@@ -21,37 +19,113 @@ pub const SCALE: i32 = 64;
 /// Number of game phases; phase `p` covers empties `4p+1 ..= 4p+4`.
 pub const PHASES: usize = 15;
 
+/// Empty squares per phase.
+pub const EMPTIES_PER_PHASE: u32 = 4;
+
 /// Mobility differences kept in the mobility table (-32..=32).
-const MOBILITY_SPAN: usize = 65;
+pub const MOBILITY_SPAN: usize = 65;
+
+/// Features of one position: one per pattern instance, then the mobility entry.
+pub const FEATURES: usize = pattern::INSTANCE_COUNT + 1;
 
 /// The phase of a position with `empties` empty squares.
 #[inline(always)]
 pub fn phase(empties: u32) -> usize {
-    ((empties.max(1) - 1) / 4).min(PHASES as u32 - 1) as usize
+    ((empties.max(1) - 1) / EMPTIES_PER_PHASE).min(PHASES as u32 - 1) as usize
 }
 
-/// All the weights of the evaluation.
+/// Where each part of a phase's weights starts inside the phase's block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Start of each family's table.
+    pub offsets: [usize; FAMILY_COUNT],
+    /// Start of the mobility table ([`MOBILITY_SPAN`] entries).
+    pub mobility: usize,
+    /// The bias entry.
+    pub bias: usize,
+    /// Entries per phase.
+    pub size: usize,
+}
+
+/// The layout of a phase's block.
+pub const LAYOUT: Layout = {
+    let mut offsets = [0usize; FAMILY_COUNT];
+    let mut total = 0;
+    let mut f = 0;
+    while f < FAMILY_COUNT {
+        offsets[f] = total;
+        total += table_size(f);
+        f += 1;
+    }
+    Layout {
+        offsets,
+        mobility: total,
+        bias: total + MOBILITY_SPAN,
+        size: total + MOBILITY_SPAN + 1,
+    }
+};
+
+/// The inverse-symmetry codes of each family's instances, `[family] -> (count, codes)`,
+/// as [`pattern::instances`] lists them (a test checks it).
+const PLAN: [(usize, [u8; 8]); FAMILY_COUNT] = [
+    (4, [0, 1, 2, 3, 0, 0, 0, 0]),
+    (8, [0, 1, 2, 3, 4, 6, 5, 7]),
+    (4, [0, 2, 4, 6, 0, 0, 0, 0]),
+    (4, [0, 2, 4, 6, 0, 0, 0, 0]),
+    (4, [0, 2, 4, 6, 0, 0, 0, 0]),
+    (4, [0, 2, 4, 6, 0, 0, 0, 0]),
+    (2, [0, 1, 0, 0, 0, 0, 0, 0]),
+    (4, [0, 1, 2, 3, 0, 0, 0, 0]),
+    (4, [0, 1, 2, 3, 0, 0, 0, 0]),
+    (4, [0, 1, 2, 3, 0, 0, 0, 0]),
+    (4, [0, 1, 2, 3, 0, 0, 0, 0]),
+];
+
+/// The index of the mobility entry for a board (relative to the phase block).
+#[inline(always)]
+fn mobility_index(p: u64, o: u64) -> usize {
+    let mob = legal_moves(p, o).count_ones() as i32 - legal_moves(o, p).count_ones() as i32;
+    LAYOUT.mobility + (mob + 32).clamp(0, MOBILITY_SPAN as i32 - 1) as usize
+}
+
+/// Adds the entries of the instances of family `F` to `sum` (or records their indices).
+#[inline(always)]
+fn family_sum<const F: usize>(w: &[i16], tp: &Transforms, to: &Transforms) -> i32 {
+    let (n, syms) = PLAN[F];
+    let t = &w[LAYOUT.offsets[F]..LAYOUT.offsets[F] + table_size(F)];
+    let mut sum = 0;
+    for &s in &syms[..n] {
+        let s = s as usize;
+        let i = pattern::BASE3[pattern::gather(F, tp.0[s])] as usize
+            + 2 * pattern::BASE3[pattern::gather(F, to.0[s])] as usize;
+        sum += t[i] as i32;
+    }
+    sum
+}
+
+/// Writes the feature indices of `board` (relative to the start of its phase's block) into
+/// `out`: one per pattern instance (family offset plus pattern index), then the mobility
+/// entry. The evaluation is the bias plus the sum of these entries.
+pub fn features(board: &Board, out: &mut [u32; FEATURES]) {
+    let (p, o) = (board.player, board.opponent);
+    let (tp, to) = (Transforms::new(p), Transforms::new(o));
+    let mut k = 0;
+    for (f, (n, syms)) in PLAN.iter().enumerate() {
+        for &s in &syms[..*n] {
+            let s = s as usize;
+            let i = pattern::BASE3[pattern::gather(f, tp.0[s])] as usize
+                + 2 * pattern::BASE3[pattern::gather(f, to.0[s])] as usize;
+            out[k] = (LAYOUT.offsets[f] + i) as u32;
+            k += 1;
+        }
+    }
+    out[k] = mobility_index(p, o) as u32;
+}
+
+/// All the weights of the evaluation: [`PHASES`] blocks laid out as [`LAYOUT`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
-    /// `tables[phase][offset[family] + index]`.
-    pub tables: Vec<Vec<i16>>,
-    /// Start of each family's table inside a phase's table.
-    pub offsets: Vec<usize>,
-    /// `mobility[phase][moves(player) - moves(opponent) + 32]`.
-    pub mobility: Vec<[i16; MOBILITY_SPAN]>,
-    /// A constant per phase (the side to move's advantage).
-    pub bias: Vec<i16>,
-}
-
-/// Offsets of each family's table and the total size of one phase's tables.
-fn layout() -> (Vec<usize>, usize) {
-    let mut offsets = Vec::with_capacity(FAMILIES.len());
-    let mut total = 0;
-    for f in 0..FAMILIES.len() {
-        offsets.push(total);
-        total += table_size(f);
-    }
-    (offsets, total)
+    data: Vec<i16>,
 }
 
 /// Classic square values in discs, for the hand-set weights (a1 quadrant; the board is
@@ -83,15 +157,21 @@ fn guarded_corner(sq: Square) -> Option<Square> {
 }
 
 impl Weights {
-    /// All-zero weights in the standard layout.
+    /// All-zero weights.
     pub fn zero() -> Weights {
-        let (offsets, total) = layout();
         Weights {
-            tables: vec![vec![0; total]; PHASES],
-            offsets,
-            mobility: vec![[0; MOBILITY_SPAN]; PHASES],
-            bias: vec![0; PHASES],
+            data: vec![0; PHASES * LAYOUT.size],
         }
+    }
+
+    /// The weights of phase `p` ([`LAYOUT`] gives the parts).
+    pub fn block(&self, p: usize) -> &[i16] {
+        &self.data[p * LAYOUT.size..(p + 1) * LAYOUT.size]
+    }
+
+    /// The weights of phase `p`, to change them.
+    pub fn block_mut(&mut self, p: usize) -> &mut [i16] {
+        &mut self.data[p * LAYOUT.size..(p + 1) * LAYOUT.size]
     }
 
     /// A sensible hand-set evaluation: square values (X- and C-squares bad only while their
@@ -113,8 +193,8 @@ impl Weights {
             for idx in 0..table_size(f) {
                 let mut digits = vec![0usize; n];
                 let mut x = idx;
-                for d in (0..n).rev() {
-                    digits[d] = x % 3;
+                for d in digits.iter_mut() {
+                    *d = x % 3;
                     x /= 3;
                 }
                 let occupied = |sq: Square| {
@@ -138,32 +218,43 @@ impl Weights {
                     v += sign * value / coverage[sq.index()] as f64;
                 }
                 let units = (v * SCALE as f64).round() as i16;
-                for t in &mut w.tables {
-                    t[w.offsets[f] + idx] = units;
+                for p in 0..PHASES {
+                    w.block_mut(p)[LAYOUT.offsets[f] + idx] = units;
                 }
             }
         }
-        for (p, m) in w.mobility.iter_mut().enumerate() {
+        for p in 0..PHASES {
             // Mobility matters most in the midgame.
             let per_move = if p >= 3 { 0.35 } else { 0.15 };
-            for (k, v) in m.iter_mut().enumerate() {
-                *v = ((k as f64 - 32.0) * per_move * SCALE as f64).round() as i16;
+            let b = w.block_mut(p);
+            for k in 0..MOBILITY_SPAN {
+                b[LAYOUT.mobility + k] =
+                    ((k as f64 - 32.0) * per_move * SCALE as f64).round() as i16;
             }
         }
         w
     }
 
     /// The raw evaluation in weight units (1/[`SCALE`] disc) for the side to move.
+    #[inline]
     pub fn evaluate_units(&self, board: &Board) -> i32 {
         let (p, o) = (board.player, board.opponent);
         let ph = phase(board.empty_count());
-        let t = &self.tables[ph];
-        let mut sum = self.bias[ph] as i32;
-        for inst in instances() {
-            sum += t[self.offsets[inst.family] + index(inst, p, o)] as i32;
-        }
-        let mob = legal_moves(p, o).count_ones() as i32 - legal_moves(o, p).count_ones() as i32;
-        sum + self.mobility[ph][(mob + 32).clamp(0, 64) as usize] as i32
+        let w = &self.data[ph * LAYOUT.size..(ph + 1) * LAYOUT.size];
+        let (tp, to) = (Transforms::new(p), Transforms::new(o));
+        w[LAYOUT.bias] as i32
+            + family_sum::<0>(w, &tp, &to)
+            + family_sum::<1>(w, &tp, &to)
+            + family_sum::<2>(w, &tp, &to)
+            + family_sum::<3>(w, &tp, &to)
+            + family_sum::<4>(w, &tp, &to)
+            + family_sum::<5>(w, &tp, &to)
+            + family_sum::<6>(w, &tp, &to)
+            + family_sum::<7>(w, &tp, &to)
+            + family_sum::<8>(w, &tp, &to)
+            + family_sum::<9>(w, &tp, &to)
+            + family_sum::<10>(w, &tp, &to)
+            + w[mobility_index(p, o)] as i32
     }
 
     /// The estimated final disc difference for the side to move, in whole discs, kept
@@ -178,12 +269,70 @@ impl Weights {
         };
         d.clamp(-63, 63)
     }
+
+    /// The slow reference evaluation (square by square), for tests.
+    pub fn evaluate_units_reference(&self, board: &Board) -> i32 {
+        let (p, o) = (board.player, board.opponent);
+        let w = self.block(phase(board.empty_count()));
+        let mut sum = w[LAYOUT.bias] as i32;
+        for inst in instances() {
+            sum += w[LAYOUT.offsets[inst.family] + pattern::index(inst, p, o)] as i32;
+        }
+        sum + w[mobility_index(p, o)] as i32
+    }
+}
+
+/// The shipped weights file (see [`file`] for the format).
+static SHIPPED: &[u8] = include_bytes!("../../weights/eval.ofw");
+
+/// The weights that ship inside the crate, decoded once (the hand-set ones in a build whose
+/// weights file is empty).
+pub fn shipped_weights() -> Arc<Weights> {
+    static CELL: OnceLock<Arc<Weights>> = OnceLock::new();
+    CELL.get_or_init(|| {
+        Arc::new(if SHIPPED.is_empty() {
+            Weights::hand_set()
+        } else {
+            file::decode(SHIPPED).expect("the shipped weights decode")
+        })
+    })
+    .clone()
+}
+
+static OVERRIDE: OnceLock<Arc<Weights>> = OnceLock::new();
+
+/// Makes `w` the default weights of this process (what [`default_weights`] and every new
+/// engine use), as `--eval-file` does. Only the first call counts; returns false when the
+/// default was already set.
+pub fn set_default_weights(w: Arc<Weights>) -> bool {
+    OVERRIDE.set(w).is_ok()
+}
+
+/// The weights used when none are given: the shipped ones, unless
+/// [`set_default_weights`] chose others.
+pub fn default_weights() -> Weights {
+    match OVERRIDE.get() {
+        Some(w) => (**w).clone(),
+        None => (*shipped_weights()).clone(),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::Symmetry;
+
+    #[test]
+    fn plan_matches_instances() {
+        for f in 0..FAMILY_COUNT {
+            let codes: Vec<u8> = instances()
+                .iter()
+                .filter(|i| i.family == f)
+                .map(|i| i.inverse)
+                .collect();
+            assert_eq!(&PLAN[f].1[..PLAN[f].0], &codes[..], "{}", FAMILIES[f].name);
+        }
+    }
 
     #[test]
     fn start_is_balanced_and_symmetric() {
@@ -203,5 +352,62 @@ mod tests {
         // Side to move owns a1, opponent owns h8 region edge.
         let b = Board::new(1 | (1 << 27), (1 << 28) | (1 << 36));
         assert!(w.evaluate(&b) > 0);
+    }
+
+    /// Boards along a pseudo-random game.
+    pub(crate) fn sample_boards() -> Vec<Board> {
+        let mut out = Vec::new();
+        let mut r = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..20 {
+            let mut b = Board::start();
+            loop {
+                let m = b.moves();
+                if m == 0 {
+                    if b.opponent_moves() == 0 {
+                        break;
+                    }
+                    b = b.passed();
+                    continue;
+                }
+                r ^= r << 13;
+                r ^= r >> 7;
+                r ^= r << 17;
+                let n = (r % m.count_ones() as u64) as u32;
+                let mut mm = m;
+                for _ in 0..n {
+                    mm &= mm - 1;
+                }
+                let sq = Square::new(mm.trailing_zeros() as u8).unwrap();
+                b = b.play(sq).unwrap();
+                out.push(b);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn fast_matches_reference_and_features() {
+        let w = shipped_weights();
+        for b in sample_boards() {
+            let v = w.evaluate_units(&b);
+            assert_eq!(v, w.evaluate_units_reference(&b));
+            let mut f = [0u32; FEATURES];
+            features(&b, &mut f);
+            let blk = w.block(phase(b.empty_count()));
+            let s: i32 =
+                f.iter().map(|&i| blk[i as usize] as i32).sum::<i32>() + blk[LAYOUT.bias] as i32;
+            assert_eq!(s, v);
+        }
+    }
+
+    #[test]
+    fn shipped_weights_are_symmetric() {
+        let w = shipped_weights();
+        for b in sample_boards().into_iter().step_by(7) {
+            let v = w.evaluate_units(&b);
+            for s in Symmetry::ALL {
+                assert_eq!(w.evaluate_units(&b.transformed(s)), v, "{s:?}");
+            }
+        }
     }
 }

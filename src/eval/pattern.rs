@@ -1,27 +1,42 @@
 //! The pattern set: groups of squares whose joint content is scored by a table.
 //!
-//! Each pattern family (edge, corner block, diagonal, ...) is written once as a list of squares;
-//! its instances are the distinct images of that list under the 8 board symmetries. All the
-//! instances of a family share one weight table, indexed by the base-3 code of their squares
-//! (0 empty, 1 the side to move's disc, 2 the opponent's), first square most significant.
+//! Each pattern family (edge, corner block, diagonal, ...) is written once as a list of
+//! squares, its *base* instance; its other instances are the distinct images of the base under
+//! the 8 board symmetries. All the instances of a family share one weight table, indexed by the
+//! base-3 code of their squares: digit `k` (worth `3^k`) is the content of the family's `k`-th
+//! square, 0 empty, 1 the side to move's disc, 2 the opponent's.
+//!
+//! The base squares are listed in an order that a few shifts and masks can gather from a
+//! bitboard ([`gather`]), and an instance is read by gathering the base squares of the board
+//! seen through the inverse of the instance's symmetry: so one evaluation computes the 8
+//! symmetric images of the board once ([`Transforms`]) and then two gathers and two lookups in
+//! [`BASE3`] per instance. [`index`] is the slow square-by-square reference of the same code.
+//!
+//! Some symmetries map a family's base onto itself (a row reversed, a corner block transposed):
+//! the evaluation is the same for every symmetric image of a position only if the table gives
+//! the same weight to an index and its images under those symmetries, which
+//! [`canonical_map`] describes and the trainer enforces.
 
 use crate::board::{Square, Symmetry};
 use std::sync::OnceLock;
 
-/// A pattern family: a name and its squares in the orientation written here.
+/// A pattern family: a name and its squares in digit order.
 #[derive(Clone, Copy, Debug)]
 pub struct Family {
     /// Short name, used in weight files.
     pub name: &'static str,
-    /// The squares of the base instance, most significant base-3 digit first.
+    /// The squares of the base instance, least significant base-3 digit first.
     pub squares: &'static [&'static str],
 }
 
+/// Number of pattern families.
+pub const FAMILY_COUNT: usize = 11;
+
 /// The pattern families, in weight-file order (Logistello's and Edax's classic set).
-pub const FAMILIES: [Family; 11] = [
+pub const FAMILIES: [Family; FAMILY_COUNT] = [
     Family {
         name: "corner3x3",
-        squares: &["a1", "b1", "a2", "b2", "c1", "a3", "c2", "b3", "c3"],
+        squares: &["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"],
     },
     Family {
         name: "corner2x5",
@@ -29,7 +44,7 @@ pub const FAMILIES: [Family; 11] = [
     },
     Family {
         name: "edge2x",
-        squares: &["b2", "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "g2"],
+        squares: &["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "b2", "g2"],
     },
     Family {
         name: "row2",
@@ -65,11 +80,111 @@ pub const FAMILIES: [Family; 11] = [
     },
 ];
 
+/// Gathers the base squares of family `f` from a bitboard: bit `k` of the result is the
+/// family's `k`-th square. Must agree with [`FAMILIES`] (a test checks it).
+#[inline(always)]
+pub fn gather(f: usize, x: u64) -> usize {
+    const DIAG8: u64 = 0x8040_2010_0804_0201;
+    const MAGIC: u64 = 0x0101_0101_0101_0101;
+    let v = match f {
+        0 => (x & 7) | ((x >> 5) & 0x38) | ((x >> 10) & 0x1C0),
+        1 => (x & 0x1F) | ((x >> 3) & 0x3E0),
+        2 => (x & 0xFF) | ((x >> 1) & 0x100) | ((x >> 5) & 0x200),
+        3 => (x >> 8) & 0xFF,
+        4 => (x >> 16) & 0xFF,
+        5 => (x >> 24) & 0xFF,
+        6 => (x & DIAG8).wrapping_mul(MAGIC) >> 56,
+        7 => (x & (DIAG8 << 1) & 0xFEFE_FEFE_FEFE_FEFE).wrapping_mul(MAGIC) >> 57,
+        8 => (x & (DIAG8 << 2) & 0xFCFC_FCFC_FCFC_FCFC).wrapping_mul(MAGIC) >> 58,
+        9 => (x & (DIAG8 << 3) & 0xF8F8_F8F8_F8F8_F8F8).wrapping_mul(MAGIC) >> 59,
+        _ => (x & (DIAG8 << 4) & 0xF0F0_F0F0_F0F0_F0F0).wrapping_mul(MAGIC) >> 60,
+    };
+    v as usize
+}
+
+/// `BASE3[x]`: the number whose base-3 digit `k` is bit `k` of `x` (10 bits).
+pub static BASE3: [u16; 1024] = {
+    let mut t = [0u16; 1024];
+    let mut x = 0;
+    while x < 1024 {
+        let mut v = 0u32;
+        let mut p = 1u32;
+        let mut k = 0;
+        while k < 10 {
+            if x & (1 << k) != 0 {
+                v += p;
+            }
+            p *= 3;
+            k += 1;
+        }
+        t[x] = v as u16;
+        x += 1;
+    }
+    t
+};
+
+/// Mirrors columns (a <-> h).
+#[inline(always)]
+fn mirror_columns(x: u64) -> u64 {
+    let k1 = 0x5555_5555_5555_5555u64;
+    let k2 = 0x3333_3333_3333_3333u64;
+    let k4 = 0x0F0F_0F0F_0F0F_0F0Fu64;
+    let x = ((x >> 1) & k1) | ((x & k1) << 1);
+    let x = ((x >> 2) & k2) | ((x & k2) << 2);
+    ((x >> 4) & k4) | ((x & k4) << 4)
+}
+
+/// Swaps rows and columns (reflection in the a1-h8 diagonal).
+#[inline(always)]
+fn transpose(x: u64) -> u64 {
+    let k1 = 0x5500_5500_5500_5500u64;
+    let k2 = 0x3333_0000_3333_0000u64;
+    let k4 = 0x0F0F_0F0F_0000_0000u64;
+    let mut x = x;
+    let t = k4 & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    let t = k2 & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    let t = k1 & (x ^ (x << 7));
+    x ^= t ^ (t >> 7);
+    x
+}
+
+/// The 8 symmetric images of a bitboard, indexed by [`Symmetry::code`] (equal to
+/// `crate::board::transform(x, s)`).
+#[derive(Clone, Copy, Debug)]
+pub struct Transforms(pub [u64; 8]);
+
+impl Transforms {
+    /// The images of `x`.
+    #[inline(always)]
+    pub fn new(x: u64) -> Transforms {
+        let m = mirror_columns(x);
+        let t = transpose(x);
+        let mt = mirror_columns(t);
+        Transforms([
+            x,
+            m,
+            x.swap_bytes(),
+            m.swap_bytes(),
+            t,
+            mt,
+            t.swap_bytes(),
+            mt.swap_bytes(),
+        ])
+    }
+}
+
 /// One placed instance of a family.
 #[derive(Clone, Debug)]
 pub struct Instance {
     /// Index into [`FAMILIES`].
     pub family: usize,
+    /// The symmetry that maps the base instance onto this one.
+    pub symmetry: Symmetry,
+    /// Code of the inverse symmetry: the instance is read by [`gather`] on the board's image
+    /// under it.
+    pub inverse: u8,
     /// Its squares, in the family's digit order.
     pub squares: Vec<Square>,
 }
@@ -86,8 +201,17 @@ pub const fn pow3(n: usize) -> usize {
 }
 
 /// Size of each family's table (3 to the number of its squares).
-pub fn table_size(family: usize) -> usize {
+pub const fn table_size(family: usize) -> usize {
     pow3(FAMILIES[family].squares.len())
+}
+
+/// The base squares of family `f`.
+pub fn base_squares(f: usize) -> Vec<Square> {
+    FAMILIES[f]
+        .squares
+        .iter()
+        .map(|s| s.parse().expect("pattern squares are valid"))
+        .collect()
 }
 
 /// All pattern instances on the board, family by family.
@@ -95,12 +219,8 @@ pub fn instances() -> &'static [Instance] {
     static CELL: OnceLock<Vec<Instance>> = OnceLock::new();
     CELL.get_or_init(|| {
         let mut all: Vec<Instance> = Vec::new();
-        for (f, fam) in FAMILIES.iter().enumerate() {
-            let base: Vec<Square> = fam
-                .squares
-                .iter()
-                .map(|s| s.parse().expect("pattern squares are valid"))
-                .collect();
+        for f in 0..FAMILY_COUNT {
+            let base = base_squares(f);
             let mut seen: Vec<u64> = Vec::new();
             for s in Symmetry::ALL {
                 let sq: Vec<Square> = base.iter().map(|&q| s.square(q)).collect();
@@ -109,6 +229,8 @@ pub fn instances() -> &'static [Instance] {
                     seen.push(mask);
                     all.push(Instance {
                         family: f,
+                        symmetry: s,
+                        inverse: s.inverse().code(),
                         squares: sq,
                     });
                 }
@@ -118,11 +240,14 @@ pub fn instances() -> &'static [Instance] {
     })
 }
 
-/// The base-3 index of an instance on a board (relative to the side to move).
-#[inline]
+/// Number of pattern instances (46).
+pub const INSTANCE_COUNT: usize = 46;
+
+/// The base-3 index of an instance on a board (relative to the side to move), square by
+/// square: the reference for the fast path.
 pub fn index(inst: &Instance, player: u64, opponent: u64) -> usize {
     let mut idx = 0;
-    for &sq in &inst.squares {
+    for &sq in inst.squares.iter().rev() {
         idx = idx * 3
             + ((player >> sq.index()) & 1) as usize
             + 2 * ((opponent >> sq.index()) & 1) as usize;
@@ -130,15 +255,118 @@ pub fn index(inst: &Instance, player: u64, opponent: u64) -> usize {
     idx
 }
 
+/// For each family, `map[idx]` is the smallest index among the images of `idx` under the
+/// symmetries that map the family's base squares onto themselves: indices with the same
+/// canonical index must share a weight for the evaluation to be symmetric.
+pub fn canonical_map() -> &'static [Vec<u32>; FAMILY_COUNT] {
+    static CELL: OnceLock<[Vec<u32>; FAMILY_COUNT]> = OnceLock::new();
+    CELL.get_or_init(|| {
+        std::array::from_fn(|f| {
+            let base = base_squares(f);
+            let n = base.len();
+            let mask = base.iter().fold(0u64, |m, q| m | q.bit());
+            // Digit permutations of the self-symmetries (identity included).
+            let perms: Vec<Vec<usize>> = Symmetry::ALL
+                .iter()
+                .filter_map(|&s| {
+                    let img: Vec<Square> = base.iter().map(|&q| s.square(q)).collect();
+                    let m = img.iter().fold(0u64, |m, q| m | q.bit());
+                    (m == mask).then(|| {
+                        img.iter()
+                            .map(|q| base.iter().position(|b| b == q).expect("same set"))
+                            .collect()
+                    })
+                })
+                .collect();
+            let size = pow3(n);
+            let mut map = vec![0u32; size];
+            let mut digits = vec![0usize; n];
+            for (idx, slot) in map.iter_mut().enumerate() {
+                let mut x = idx;
+                for d in digits.iter_mut() {
+                    *d = x % 3;
+                    x /= 3;
+                }
+                let mut best = idx;
+                let mut image = vec![0usize; n];
+                for perm in &perms {
+                    // The square of digit k moves to the square of digit perm[k].
+                    for (k, &d) in digits.iter().enumerate() {
+                        image[perm[k]] = d;
+                    }
+                    let v = image.iter().rev().fold(0, |a, &d| a * 3 + d);
+                    best = best.min(v);
+                }
+                *slot = best as u32;
+            }
+            map
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::transform;
 
     #[test]
     fn instance_counts() {
-        let counts: Vec<usize> = (0..FAMILIES.len())
+        let counts: Vec<usize> = (0..FAMILY_COUNT)
             .map(|f| instances().iter().filter(|i| i.family == f).count())
             .collect();
         assert_eq!(counts, [4, 8, 4, 4, 4, 4, 2, 4, 4, 4, 4]);
+        assert_eq!(instances().len(), INSTANCE_COUNT);
+    }
+
+    #[test]
+    fn gather_matches_squares() {
+        for (f, fam) in FAMILIES.iter().enumerate() {
+            for (k, sq) in base_squares(f).iter().enumerate() {
+                assert_eq!(gather(f, sq.bit()), 1 << k, "{} {sq}", fam.name);
+            }
+            assert_eq!(gather(f, !0), (1 << base_squares(f).len()) - 1);
+        }
+    }
+
+    #[test]
+    fn transforms_match_board() {
+        let x = 0x0123_4567_89AB_CDEFu64;
+        let t = Transforms::new(x);
+        for s in Symmetry::ALL {
+            assert_eq!(t.0[s.code() as usize], transform(x, s));
+        }
+    }
+
+    #[test]
+    fn fast_index_matches_reference() {
+        let mut r = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..200 {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            let p = r & 0x5A5A_F00F_3C3C_A5A5;
+            let o = !p & r.rotate_left(17);
+            let (tp, to) = (Transforms::new(p), Transforms::new(o));
+            for inst in instances() {
+                let i = inst.inverse as usize;
+                let fast = BASE3[gather(inst.family, tp.0[i])] as usize
+                    + 2 * BASE3[gather(inst.family, to.0[i])] as usize;
+                assert_eq!(fast, index(inst, p, o));
+            }
+        }
+    }
+
+    #[test]
+    fn canonical_map_is_idempotent() {
+        let m = canonical_map();
+        for (f, map) in m.iter().enumerate() {
+            assert_eq!(map.len(), table_size(f));
+            for (i, &c) in map.iter().enumerate() {
+                assert!(c as usize <= i);
+                assert_eq!(map[c as usize], c);
+            }
+        }
+        // A row and its reverse share a weight.
+        assert_eq!(m[3][1], m[3][pow3(7)]);
     }
 }

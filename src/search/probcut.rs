@@ -4,6 +4,10 @@
 //! the deep score is predicted as `a * shallow + b` with standard deviation `sigma`, where
 //! `sigma` depends on the phase and both depths. A node is cut when the prediction lies
 //! outside the window by `t` standard deviations (`t` set by the selectivity level).
+//!
+//! `outflank train probcut` measures the parameters (see `crate::train::probcut`): sigma per
+//! deep depth and phase where measured ([`ProbcutParams::sigma_table`]), the linear formula
+//! elsewhere. They are saved as JSON ([`ProbcutParams::to_json`]).
 
 /// Regression parameters of Multi-ProbCut.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,6 +21,9 @@ pub struct ProbcutParams {
     /// Sigma for the endgame: predicting an exact score from a shallow midgame search,
     /// `e0 + e_empties * empties + e_shallow * shallow`.
     pub end_sigma: [f64; 3],
+    /// Measured sigma per deep depth and phase (`sigma_table[deep][phase]`, in discs); a
+    /// missing or zero entry falls back to the formula.
+    pub sigma_table: Vec<[f64; crate::eval::PHASES]>,
 }
 
 impl Default for ProbcutParams {
@@ -27,6 +34,7 @@ impl Default for ProbcutParams {
             b: 0.0,
             sigma: [2.0, 0.05, 0.35, -0.25],
             end_sigma: [3.0, 0.12, -0.25],
+            sigma_table: Vec::new(),
         }
     }
 }
@@ -41,6 +49,12 @@ impl ProbcutParams {
     /// Standard deviation of the deep score given the shallow one.
     #[inline]
     pub fn sigma(&self, empties: u32, deep: i32, shallow: i32) -> f64 {
+        if let Some(row) = self.sigma_table.get(deep as usize) {
+            let v = row[crate::eval::phase(empties)];
+            if v > 0.0 {
+                return v.max(1.0);
+            }
+        }
         let [s0, se, sd, ss] = self.sigma;
         (s0 + se * empties as f64 + sd * deep as f64 + ss * shallow as f64).max(1.0)
     }
@@ -53,9 +67,80 @@ impl ProbcutParams {
     }
 }
 
+impl ProbcutParams {
+    /// The parameters as JSON: `{"a", "b", "sigma": [4], "end_sigma": [3], "sigma_table":
+    /// [[phases] per deep depth]}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "a": self.a,
+            "b": self.b,
+            "sigma": self.sigma,
+            "end_sigma": self.end_sigma,
+            "sigma_table": self.sigma_table.iter().map(|r| r.to_vec()).collect::<Vec<_>>(),
+        })
+    }
+
+    /// Parameters from JSON written by [`ProbcutParams::to_json`].
+    pub fn from_json(v: &serde_json::Value) -> anyhow::Result<ProbcutParams> {
+        let num = |x: &serde_json::Value| {
+            x.as_f64()
+                .ok_or_else(|| anyhow::anyhow!("a probcut parameter is not a number"))
+        };
+        let arr = |x: &serde_json::Value, n: usize| -> anyhow::Result<Vec<f64>> {
+            let a = x
+                .as_array()
+                .ok_or_else(|| anyhow::anyhow!("a probcut parameter is not an array"))?;
+            anyhow::ensure!(
+                a.len() == n,
+                "a probcut array has {} entries, expected {n}",
+                a.len()
+            );
+            a.iter().map(num).collect()
+        };
+        let sigma = arr(&v["sigma"], 4)?;
+        let end = arr(&v["end_sigma"], 3)?;
+        let mut table = Vec::new();
+        if let Some(rows) = v["sigma_table"].as_array() {
+            for r in rows {
+                let row = arr(r, crate::eval::PHASES)?;
+                table.push(std::array::from_fn(|i| row[i]));
+            }
+        }
+        Ok(ProbcutParams {
+            a: num(&v["a"])?,
+            b: num(&v["b"])?,
+            sigma: [sigma[0], sigma[1], sigma[2], sigma[3]],
+            end_sigma: [end[0], end[1], end[2]],
+            sigma_table: table,
+        })
+    }
+
+    /// The parameters fitted by the training pipeline that ship with the crate
+    /// (`weights/probcut.json`).
+    pub fn shipped() -> ProbcutParams {
+        let v: serde_json::Value =
+            serde_json::from_str(SHIPPED).expect("the shipped probcut parameters are JSON");
+        ProbcutParams::from_json(&v).expect("the shipped probcut parameters are valid")
+    }
+}
+
+/// The shipped parameters.
+static SHIPPED: &str = include_str!("../../weights/probcut.json");
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_round_trip() {
+        let p = ProbcutParams {
+            sigma_table: vec![[1.5; crate::eval::PHASES]; 3],
+            ..ProbcutParams::default()
+        };
+        let back = ProbcutParams::from_json(&p.to_json()).unwrap();
+        assert_eq!(back, p);
+        let _ = ProbcutParams::shipped();
+    }
 
     #[test]
     fn shallow_is_shallower() {

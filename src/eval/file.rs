@@ -1,0 +1,195 @@
+//! The weights file: what `outflank train fit` writes, `--eval-file` reads and the crate ships.
+//!
+//! A file is the 8-byte magic `OFLKEVAL` followed by a DEFLATE stream (raw, no zlib header) of
+//! the payload, all integers little-endian:
+//!
+//! - `u32` format version (1), `u32` phases, `u32` empties per phase, `u32` families, then for
+//!   each family its name (`u8` length, bytes) and its number of squares (`u8`), then `u32`
+//!   mobility span;
+//! - for each phase: each family's table, listing only the entries whose index is its own
+//!   canonical index ([`super::pattern::canonical_map`]; the others are copies), then the
+//!   mobility table and the bias, every entry an `i16` in 1/64 disc.
+//!
+//! Decoding checks that the layout is the one this build evaluates with.
+
+use super::pattern::{FAMILIES, FAMILY_COUNT, canonical_map, table_size};
+use super::{EMPTIES_PER_PHASE, LAYOUT, MOBILITY_SPAN, PHASES, Weights};
+use anyhow::{Context, bail, ensure};
+use std::path::Path;
+
+/// The first bytes of a weights file.
+pub const MAGIC: &[u8; 8] = b"OFLKEVAL";
+
+/// The format version written.
+pub const VERSION: u32 = 1;
+
+/// DEFLATE level used when writing (fixed, so that the same weights give the same file).
+const LEVEL: u8 = 9;
+
+/// The payload of `w` before compression.
+fn payload(w: &Weights) -> Vec<u8> {
+    let mut out = Vec::new();
+    let put32 = |out: &mut Vec<u8>, v: u32| out.extend_from_slice(&v.to_le_bytes());
+    put32(&mut out, VERSION);
+    put32(&mut out, PHASES as u32);
+    put32(&mut out, EMPTIES_PER_PHASE);
+    put32(&mut out, FAMILY_COUNT as u32);
+    for f in FAMILIES.iter() {
+        out.push(f.name.len() as u8);
+        out.extend_from_slice(f.name.as_bytes());
+        out.push(f.squares.len() as u8);
+    }
+    put32(&mut out, MOBILITY_SPAN as u32);
+    let canon = canonical_map();
+    for p in 0..PHASES {
+        let b = w.block(p);
+        for (f, map) in canon.iter().enumerate() {
+            let t = &b[LAYOUT.offsets[f]..LAYOUT.offsets[f] + table_size(f)];
+            for (i, &c) in map.iter().enumerate() {
+                if c as usize == i {
+                    out.extend_from_slice(&t[i].to_le_bytes());
+                }
+            }
+        }
+        for v in &b[LAYOUT.mobility..LAYOUT.size] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    out
+}
+
+/// Encodes weights as a file's bytes. Weights whose tables give different values to
+/// symmetric indices (see [`canonical_map`]) keep the canonical index's value.
+pub fn encode(w: &Weights) -> Vec<u8> {
+    let mut out = MAGIC.to_vec();
+    out.extend_from_slice(&miniz_oxide::deflate::compress_to_vec(&payload(w), LEVEL));
+    out
+}
+
+/// A little-endian reader over the payload.
+struct Reader<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl Reader<'_> {
+    fn bytes(&mut self, n: usize) -> anyhow::Result<&[u8]> {
+        ensure!(
+            self.pos + n <= self.data.len(),
+            "the weights file is truncated"
+        );
+        let s = &self.data[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(s)
+    }
+    fn u8(&mut self) -> anyhow::Result<u8> {
+        Ok(self.bytes(1)?[0])
+    }
+    fn u32(&mut self) -> anyhow::Result<u32> {
+        let b = self.bytes(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn i16(&mut self) -> anyhow::Result<i16> {
+        let b = self.bytes(2)?;
+        Ok(i16::from_le_bytes([b[0], b[1]]))
+    }
+}
+
+/// Decodes a file's bytes.
+pub fn decode(bytes: &[u8]) -> anyhow::Result<Weights> {
+    ensure!(
+        bytes.len() >= MAGIC.len() && &bytes[..MAGIC.len()] == MAGIC,
+        "not an Outflank weights file (no OFLKEVAL magic)"
+    );
+    let data = miniz_oxide::inflate::decompress_to_vec(&bytes[MAGIC.len()..])
+        .map_err(|e| anyhow::anyhow!("the weights file is corrupt ({e:?})"))?;
+    let mut r = Reader {
+        data: &data,
+        pos: 0,
+    };
+    let version = r.u32()?;
+    ensure!(
+        version == VERSION,
+        "weights file version {version}, expected {VERSION}"
+    );
+    let (phases, per_phase, families) = (r.u32()?, r.u32()?, r.u32()?);
+    ensure!(
+        phases as usize == PHASES && per_phase == EMPTIES_PER_PHASE,
+        "the weights file has {phases} phases of {per_phase} empties, this build {PHASES} of {EMPTIES_PER_PHASE}"
+    );
+    ensure!(
+        families as usize == FAMILY_COUNT,
+        "the weights file has {families} pattern families, this build {FAMILY_COUNT}"
+    );
+    for f in FAMILIES.iter() {
+        let n = r.u8()? as usize;
+        let name = r.bytes(n)?.to_vec();
+        let squares = r.u8()? as usize;
+        if name != f.name.as_bytes() || squares != f.squares.len() {
+            bail!(
+                "the weights file's pattern {:?} ({squares} squares) is not this build's {} ({})",
+                String::from_utf8_lossy(&name),
+                f.name,
+                f.squares.len()
+            );
+        }
+    }
+    ensure!(
+        r.u32()? as usize == MOBILITY_SPAN,
+        "the mobility table size differs"
+    );
+    let canon = canonical_map();
+    let mut w = Weights::zero();
+    for p in 0..PHASES {
+        let b = w.block_mut(p);
+        for (f, map) in canon.iter().enumerate() {
+            let t = &mut b[LAYOUT.offsets[f]..LAYOUT.offsets[f] + table_size(f)];
+            for (i, &c) in map.iter().enumerate() {
+                // Canonical indices are never larger, so theirs is already read.
+                t[i] = if c as usize == i {
+                    r.i16()?
+                } else {
+                    t[c as usize]
+                };
+            }
+        }
+        for v in &mut b[LAYOUT.mobility..LAYOUT.size] {
+            *v = r.i16()?;
+        }
+    }
+    ensure!(r.pos == data.len(), "the weights file has trailing data");
+    Ok(w)
+}
+
+/// Reads a weights file.
+pub fn load(path: &Path) -> anyhow::Result<Weights> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    decode(&bytes).with_context(|| format!("in {}", path.display()))
+}
+
+/// Writes a weights file.
+pub fn save(w: &Weights, path: &Path) -> anyhow::Result<()> {
+    std::fs::write(path, encode(w)).with_context(|| format!("cannot write {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        let w = Weights::hand_set();
+        let bytes = encode(&w);
+        assert_eq!(decode(&bytes).unwrap(), w);
+        // Deterministic.
+        assert_eq!(encode(&w), bytes);
+    }
+
+    #[test]
+    fn rejects_garbage() {
+        assert!(decode(b"nonsense").is_err());
+        let mut bytes = encode(&Weights::zero());
+        bytes.truncate(bytes.len() / 2);
+        assert!(decode(&bytes).is_err());
+    }
+}

@@ -1,0 +1,439 @@
+//! Training positions: game records in, labelled samples out.
+//!
+//! A game is replayed from the start and every position in it (side to move relative, passes
+//! included) becomes a [`Sample`] labelled with a score for the side to move:
+//!
+//! - positions with at most `exact_empties` empty squares: the exact score, solved by the
+//!   engine ([`LabelKind::Exact`]);
+//! - the position where a WTHOR file's theoretical score applies (24 empties in the FFO's
+//!   files): that score, which is exact ([`LabelKind::Exact`]);
+//! - the positions in between: the nearer of those two exact results, in plies
+//!   ([`LabelKind::Outcome`]);
+//! - earlier positions: the theoretical score when the file has one, else the first exact
+//!   score of the game ([`LabelKind::Outcome`]), else the final result ([`LabelKind::Final`]).
+//!
+//! Scores in WTHOR files give the empty squares to the winner, as [`Board::final_score`] does.
+//!
+//! Each sample carries a 32-bit id of its game (a hash of the moves), so that a game's
+//! positions all fall on the same side of the held-out split ([`is_held_out`]).
+
+use crate::board::{Board, Square};
+use crate::notation::wthor::{WthorGame, parse_wtb};
+use crate::search::{Engine, EngineConfig, Limits, Solve};
+use anyhow::{Context, bail, ensure};
+use indicatif::ProgressBar;
+use std::collections::HashSet;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// A game to learn from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The squares played from the start position, passes left out.
+    pub moves: Vec<Square>,
+    /// Black's final disc difference (empty squares to the winner).
+    pub final_black: i32,
+    /// `(empties, score)`: black's disc difference with perfect play from the position with
+    /// that many empty squares, when the record has one.
+    pub theoretical: Option<(u32, i32)>,
+}
+
+impl GameRecord {
+    /// The record of a WTHOR game from a file whose header gives `depth` as the theoretical
+    /// score's depth (0: none).
+    pub fn from_wthor(g: &WthorGame, depth: u8) -> GameRecord {
+        let final_black = 2 * g.black_discs as i32 - 64;
+        let depth = depth as u32;
+        let theoretical = (depth > 0 && g.moves.len() as u32 >= 60 - depth)
+            .then(|| (depth, 2 * g.theoretical as i32 - 64));
+        GameRecord {
+            moves: g.moves.clone(),
+            final_black,
+            theoretical,
+        }
+    }
+
+    /// The 32-bit id of the game: a hash of its moves.
+    pub fn id(&self) -> u32 {
+        game_id(&self.moves)
+    }
+
+    /// The positions of the game, each with true when black is to move; passes are played
+    /// where needed; the final position is included. `None` when a move is illegal.
+    pub fn positions(&self) -> Option<Vec<(Board, bool)>> {
+        let mut out = Vec::with_capacity(self.moves.len() + 4);
+        let mut b = Board::start();
+        let mut black = true;
+        for &sq in &self.moves {
+            if b.moves() == 0 {
+                out.push((b, black));
+                b = b.passed();
+                black = !black;
+            }
+            out.push((b, black));
+            b = b.play(sq).ok()?;
+            black = !black;
+        }
+        out.push((b, black));
+        Some(out)
+    }
+}
+
+/// FNV-1a hash of a move list.
+pub fn game_id(moves: &[Square]) -> u32 {
+    let mut h = 0x811C_9DC5u32;
+    for m in moves {
+        h ^= m.index() as u32;
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    h
+}
+
+/// True when a game with this id belongs to the held-out split of `percent` percent.
+pub fn is_held_out(game: u32, percent: u32) -> bool {
+    // Mix the bits so that the split does not follow the hash's low bits.
+    let x = (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+    (x % 100) < percent as u64
+}
+
+/// The `.wtb` files named by `paths`: files as given, directories searched (not
+/// recursively) for `*.wtb`, sorted by name.
+pub fn wthor_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut v: Vec<PathBuf> = std::fs::read_dir(p)
+                .with_context(|| format!("cannot list {}", p.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
+                .collect();
+            v.sort();
+            ensure!(!v.is_empty(), "no .wtb file in {}", p.display());
+            out.extend(v);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Reads the games of WTHOR files and directories (see [`wthor_files`]), dropping repeated
+/// games (the same moves) after their first appearance.
+pub fn read_games(paths: &[PathBuf]) -> anyhow::Result<Vec<GameRecord>> {
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for f in wthor_files(paths)? {
+        let bytes = std::fs::read(&f).with_context(|| format!("cannot read {}", f.display()))?;
+        let file = parse_wtb(&bytes).with_context(|| format!("in {}", f.display()))?;
+        for g in &file.games {
+            let rec = GameRecord::from_wthor(g, file.header.depth);
+            if seen.insert(rec.moves.clone()) {
+                out.push(rec);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// How a sample's score was obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum LabelKind {
+    /// The game's final result.
+    Final = 0,
+    /// The exact result of a later position of the game (a theoretical score or a solve).
+    Outcome = 1,
+    /// The exact score of this very position.
+    Exact = 2,
+    /// A deep search score.
+    Search = 3,
+}
+
+impl LabelKind {
+    fn from_u8(v: u8) -> Option<LabelKind> {
+        Some(match v {
+            0 => LabelKind::Final,
+            1 => LabelKind::Outcome,
+            2 => LabelKind::Exact,
+            3 => LabelKind::Search,
+            _ => return None,
+        })
+    }
+}
+
+/// One labelled position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sample {
+    /// The position, side to move first.
+    pub board: Board,
+    /// Its score for the side to move, in discs.
+    pub score: i8,
+    /// Where the score comes from.
+    pub kind: LabelKind,
+    /// The id of its game ([`game_id`]).
+    pub game: u32,
+}
+
+/// The first bytes of a sample file, then a `u64` count and 24-byte records: player and
+/// opponent bitboards (`u64`), score (`i8`), kind (`u8`), two zero bytes, game id (`u32`), all
+/// little-endian.
+pub const SAMPLE_MAGIC: &[u8; 8] = b"OFLKDATA";
+
+const RECORD: usize = 24;
+
+/// Writes samples to a file.
+pub fn write_samples(path: &Path, samples: &[Sample]) -> anyhow::Result<()> {
+    let f =
+        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    let mut w = BufWriter::new(f);
+    w.write_all(SAMPLE_MAGIC)?;
+    w.write_all(&(samples.len() as u64).to_le_bytes())?;
+    for s in samples {
+        let mut r = [0u8; RECORD];
+        r[0..8].copy_from_slice(&s.board.player.to_le_bytes());
+        r[8..16].copy_from_slice(&s.board.opponent.to_le_bytes());
+        r[16] = s.score as u8;
+        r[17] = s.kind as u8;
+        r[20..24].copy_from_slice(&s.game.to_le_bytes());
+        w.write_all(&r)?;
+    }
+    w.flush()
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Reads a sample file.
+pub fn read_samples(path: &Path) -> anyhow::Result<Vec<Sample>> {
+    let f = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let mut r = BufReader::new(f);
+    let mut head = [0u8; 16];
+    r.read_exact(&mut head)
+        .with_context(|| format!("{} is too short for a sample file", path.display()))?;
+    ensure!(
+        &head[..8] == SAMPLE_MAGIC,
+        "{} is not a sample file (no OFLKDATA magic)",
+        path.display()
+    );
+    let n = u64::from_le_bytes(head[8..16].try_into().expect("8 bytes")) as usize;
+    let mut out = Vec::with_capacity(n);
+    let mut rec = [0u8; RECORD];
+    for i in 0..n {
+        r.read_exact(&mut rec)
+            .with_context(|| format!("{} is truncated at record {i}", path.display()))?;
+        let board = Board::new(
+            u64::from_le_bytes(rec[0..8].try_into().expect("8 bytes")),
+            u64::from_le_bytes(rec[8..16].try_into().expect("8 bytes")),
+        );
+        let Some(kind) = LabelKind::from_u8(rec[17]) else {
+            bail!("{}: record {i} has a bad label kind", path.display());
+        };
+        ensure!(
+            board.is_valid(),
+            "{}: record {i} has overlapping discs",
+            path.display()
+        );
+        out.push(Sample {
+            board,
+            score: rec[16] as i8,
+            kind,
+            game: u32::from_le_bytes(rec[20..24].try_into().expect("4 bytes")),
+        });
+    }
+    Ok(out)
+}
+
+/// Reads and concatenates sample files.
+pub fn read_sample_files(paths: &[PathBuf]) -> anyhow::Result<Vec<Sample>> {
+    let mut out = Vec::new();
+    for p in paths {
+        out.extend(read_samples(p)?);
+    }
+    Ok(out)
+}
+
+/// How to label games.
+#[derive(Clone, Debug)]
+pub struct LabelConfig {
+    /// Positions with at most this many empty squares are solved exactly.
+    pub exact_empties: u32,
+    /// Hash table of each labelling engine, in MB.
+    pub hash_mb: usize,
+}
+
+impl Default for LabelConfig {
+    fn default() -> Self {
+        LabelConfig {
+            exact_empties: 18,
+            hash_mb: 16,
+        }
+    }
+}
+
+/// The exact score of `b` for the side to move.
+pub fn solve_exact(engine: &Engine, b: Board) -> i32 {
+    if b.is_game_over() {
+        return b.final_score();
+    }
+    let limits = Limits {
+        solve: Some(Solve::Exact),
+        ..Limits::default()
+    };
+    let info = engine.search(b, &limits, &mut |_| {});
+    info.best().map_or_else(|| b.final_score(), |l| l.score)
+}
+
+/// The samples of one game (none if the game does not replay).
+pub fn label_game(engine: &Engine, game: &GameRecord, cfg: &LabelConfig) -> Vec<Sample> {
+    let Some(pos) = game.positions() else {
+        return Vec::new();
+    };
+    let id = game.id();
+    // Exact scores from black's view, from the first position at or under the threshold on.
+    let mut exact: Vec<Option<i32>> = vec![None; pos.len()];
+    let mut first_exact: Option<(usize, i32)> = None;
+    for (i, &(b, black)) in pos.iter().enumerate() {
+        if b.empty_count() <= cfg.exact_empties {
+            let s = solve_exact(engine, b);
+            let v = if black { s } else { -s };
+            exact[i] = Some(v);
+            first_exact.get_or_insert((i, v));
+        }
+    }
+    // The theoretical score's position (the first one with that many empties).
+    let theo = game.theoretical.and_then(|(e, v)| {
+        pos.iter()
+            .position(|(b, _)| b.empty_count() == e)
+            .map(|i| (i, v))
+    });
+    let mut out = Vec::with_capacity(pos.len());
+    for (i, &(b, black)) in pos.iter().enumerate() {
+        let (v, kind) = if let Some(v) = exact[i] {
+            (v, LabelKind::Exact)
+        } else if theo.is_some_and(|(t, _)| t == i) {
+            (theo.expect("checked").1, LabelKind::Exact)
+        } else {
+            match (theo, first_exact) {
+                (Some((t, tv)), Some((x, xv))) if i > t => {
+                    // Between the two exact results: the nearer one.
+                    if i - t <= x - i {
+                        (tv, LabelKind::Outcome)
+                    } else {
+                        (xv, LabelKind::Outcome)
+                    }
+                }
+                (Some((_, tv)), _) => (tv, LabelKind::Outcome),
+                (None, Some((_, xv))) => (xv, LabelKind::Outcome),
+                (None, None) => (game.final_black, LabelKind::Final),
+            }
+        };
+        let score = if black { v } else { -v };
+        out.push(Sample {
+            board: b,
+            score: score.clamp(-64, 64) as i8,
+            kind,
+            game: id,
+        });
+    }
+    out
+}
+
+/// Runs `f` on every item of `items` on as many threads as the current rayon pool has, each
+/// thread with its own engine (made by `make`, reused from item to item), and returns the
+/// results in item order.
+///
+/// The threads are plain threads, not rayon workers: an engine searches on its own rayon
+/// pool, and a rayon worker of another pool that waits for it would steal more items meanwhile
+/// and nest searches (and engines) without bound.
+pub fn map_with_engines<T: Sync, R: Send>(
+    items: &[T],
+    make: &(dyn Fn() -> Engine + Sync),
+    f: &(dyn Fn(&Engine, &T) -> R + Sync),
+) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = rayon::current_num_threads().clamp(1, items.len().max(1));
+    let parts: Vec<Vec<(usize, R)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let engine = make();
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if i >= items.len() {
+                            break;
+                        }
+                        out.push((i, f(&engine, &items[i])));
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a labelling thread panicked"))
+            .collect()
+    });
+    let mut all: Vec<(usize, R)> = parts.into_iter().flatten().collect();
+    all.sort_unstable_by_key(|x| x.0);
+    all.into_iter().map(|x| x.1).collect()
+}
+
+/// Labels games on the current rayon pool (one engine per worker), in game order.
+pub fn label_games(games: &[GameRecord], cfg: &LabelConfig, pb: &ProgressBar) -> Vec<Sample> {
+    let make = || {
+        Engine::new(EngineConfig {
+            threads: 1,
+            hash_mb: cfg.hash_mb,
+        })
+    };
+    let per_game = map_with_engines(games, &make, &|engine, g| {
+        let s = label_game(engine, g, cfg);
+        pb.inc(1);
+        s
+    });
+    per_game.into_iter().flatten().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(moves: &str) -> GameRecord {
+        let moves: Vec<Square> = moves
+            .as_bytes()
+            .chunks(2)
+            .map(|c| std::str::from_utf8(c).unwrap().parse().unwrap())
+            .collect();
+        GameRecord {
+            moves,
+            final_black: 10,
+            theoretical: None,
+        }
+    }
+
+    #[test]
+    fn sample_file_round_trip() {
+        let g = game("f5d6c3d3c4f4f6f3e6e7");
+        let engine = Engine::new(EngineConfig {
+            threads: 1,
+            hash_mb: 1,
+        });
+        let s = label_game(&engine, &g, &LabelConfig::default());
+        assert_eq!(s.len(), 11);
+        assert!(s.iter().all(|x| x.kind == LabelKind::Final));
+        // Side-to-move view: black's +10 alternates in sign.
+        assert_eq!(s[0].score, 10);
+        assert_eq!(s[1].score, -10);
+        let dir = std::env::temp_dir().join(format!("outflank-samples-{}", std::process::id()));
+        write_samples(&dir, &s).unwrap();
+        assert_eq!(read_samples(&dir).unwrap(), s);
+        std::fs::remove_file(&dir).unwrap();
+    }
+
+    #[test]
+    fn held_out_split_is_about_right() {
+        let n = (0..10_000u32)
+            .filter(|&g| is_held_out(g.wrapping_mul(2_654_435_761), 10))
+            .count();
+        assert!((800..1200).contains(&n), "{n}");
+    }
+}

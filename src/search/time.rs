@@ -173,9 +173,11 @@ const MIN_HARD: Duration = Duration::from_millis(5);
 /// given, else the mover's remaining moves less the last few (solved at once). The hard
 /// limit is 1.5 times that share (the search starts no iteration after half of it, and the
 /// last one it starts often runs to the limit, so a move takes about the share on average),
-/// and never more than a quarter of the usable time without
-/// byo-yomi (so one move can never lose the game on time). With byo-yomi after the main
-/// time, the share is at least what the period allows per stone.
+/// and never more than a quarter of the usable time without byo-yomi (so one move can never
+/// lose the game on time). An endgame solve expected to fit in a fifth of the usable time
+/// (a seventh for win/loss/draw) may take up to half of it (two fifths), since it settles
+/// the rest of the game. With byo-yomi after the main time, the share is at least what the
+/// period allows per stone.
 pub fn budget(clock: &Clock, empties: u32, threads: usize) -> Budget {
     let remaining = clock.remaining.as_secs_f64();
     let reserve = (remaining * 0.05).min(1.0) + OVERHEAD.as_secs_f64();
@@ -201,14 +203,38 @@ pub fn budget(clock: &Clock, empties: u32, threads: usize) -> Budget {
         share = share.max(per_stone * 0.5);
         cap = cap.max(per_stone);
     }
-    let hard_secs = (share * 1.5).min(cap).min(usable.max(0.0) + inc * 0.9);
+    let mut hard_secs = (share * 1.5).min(cap).min(usable.max(0.0) + inc * 0.9);
+    let mut target_secs = hard_secs / 1.5;
+    // A solve settles the rest of the game (the moves after it are found in the table), so
+    // it may take more than one move's share: up to half of the usable time for an exact
+    // solve expected to need a fifth of it, two fifths for a win/loss/draw solve expected to
+    // need a seventh.
+    if clock.moves_to_go.is_none() {
+        let speed = thread_speed(threads);
+        let room = |cost: f64, part: f64, most: f64| {
+            let c = cost / speed;
+            (c <= usable * part).then(|| (c * 2.5).min(usable * most))
+        };
+        if let Some(h) =
+            room(exact_cost(empties), 0.2, 0.5).or_else(|| room(wld_cost(empties), 1.0 / 7.0, 0.4))
+            && h > hard_secs
+        {
+            hard_secs = h;
+            target_secs = h / 2.5;
+        }
+    }
     let hard = seconds(hard_secs).max(MIN_HARD);
-    let target = seconds(hard_secs / 1.5);
     Budget {
-        target,
+        target: seconds(target_secs),
         hard,
         solve: affordable_solve(empties, hard, threads),
     }
+}
+
+/// How many threads' worth of speed `threads` search threads give (a second thread counts
+/// 0.6).
+fn thread_speed(threads: usize) -> f64 {
+    1.0 + 0.6 * (threads.max(1) - 1) as f64
 }
 
 /// What limits apply to the moves an engine chooses: a level, a fixed depth, a fixed time
@@ -286,7 +312,7 @@ fn weaker(a: Option<Solve>, b: Option<Solve>) -> Option<Solve> {
 /// The most complete solve whose estimated cost fits in 60% of `time` (a solve is one long
 /// iteration: it must finish to be of use).
 fn affordable_solve(empties: u32, time: Duration, threads: usize) -> Option<Solve> {
-    let speed = 1.0 + 0.6 * (threads.max(1) - 1) as f64;
+    let speed = thread_speed(threads);
     let fits = |cost: f64| cost / speed <= time.as_secs_f64() * 0.6;
     if fits(exact_cost(empties)) {
         Some(Solve::Exact)
@@ -353,8 +379,10 @@ mod tests {
                 };
                 let b = budget(&c, empties, 1);
                 assert!(b.hard >= b.target);
+                // A quarter of the clock at most, half for a solve that settles the game.
+                let part = if b.solve.is_some() { 0.5 } else { 0.25 };
                 assert!(
-                    b.hard.as_secs_f64() <= (remaining * 0.25).max(MIN_HARD.as_secs_f64()),
+                    b.hard.as_secs_f64() <= (remaining * part).max(MIN_HARD.as_secs_f64()),
                     "{remaining} {empties} {b:?}"
                 );
             }
@@ -375,6 +403,17 @@ mod tests {
             ..Clock::default()
         };
         assert_eq!(budget(&late, 16, 1).solve, Some(Solve::Exact));
+        // Thirteen seconds at 20 empties: the exact solve (about a second) may take up to
+        // three, more than the move's share.
+        let end = Clock {
+            remaining: secs(13.0),
+            ..Clock::default()
+        };
+        let b = budget(&end, 20, 1);
+        assert_eq!(b.solve, Some(Solve::Exact));
+        assert!(b.hard >= secs(2.9) && b.hard <= secs(6.5), "{b:?}");
+        // At 22 empties the exact solve does not fit, the win/loss/draw one does.
+        assert_eq!(budget(&end, 22, 1).solve, Some(Solve::Wld));
     }
 
     #[test]

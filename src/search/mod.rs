@@ -440,7 +440,14 @@ impl Root<'_, '_> {
                     Line {
                         mv: Move::Play(Square::new(sq).expect("a square")),
                         score,
-                        pv: self.pv(board, sq),
+                        pv: {
+                            // The hash table may know more than this iteration searched.
+                            let mut pv = self.pv(board, sq);
+                            if let RootKind::Mid(d) = kind {
+                                pv.truncate(d.max(1) as usize);
+                            }
+                            pv
+                        },
                     }
                 })
                 .collect();

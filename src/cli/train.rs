@@ -89,13 +89,13 @@ pub struct AllArgs {
     #[arg(long, default_value_t = 14)]
     pub exact_empties: u32,
     /// Self-play games (0: none).
-    #[arg(long, default_value_t = 20000)]
+    #[arg(long, default_value_t = 10000)]
     pub selfplay_games: usize,
     /// Search depth of the self-play games.
     #[arg(long, default_value_t = 4)]
     pub selfplay_depth: u32,
     /// Conjugate-gradient iterations of each fit.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 40)]
     pub epochs: usize,
     /// L2 penalty per weight.
     #[arg(long, default_value_t = 4.0)]
@@ -190,11 +190,14 @@ pub struct EvalErrorArgs {
     #[arg(long, default_value_t = 200)]
     pub per_empties: usize,
     /// Depth of the deep searches that score positions with 30-50 empties.
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, default_value_t = 14)]
     pub depth: u32,
     /// Cache of the reference positions: read if it exists, else built and written.
     #[arg(long)]
     pub cache: Option<PathBuf>,
+    /// Also print the error for each number of empties, with its mean sign and slope.
+    #[arg(long)]
+    pub by_empties: bool,
     /// Weights of the deep reference searches (default: the shipped ones).
     #[arg(long)]
     pub reference_eval: Option<PathBuf>,
@@ -228,6 +231,21 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             Ok(0)
         }
     })
+}
+
+/// The per-phase losses of an epoch.
+fn print_phases(pb: &indicatif::ProgressBar, r: &crate::train::fit::EpochReport) {
+    say(pb, "phase  train rows  RMSE  held-out rows  RMSE".into());
+    for (p, &(n, mse, tn, tmse)) in r.phases.iter().enumerate() {
+        say(
+            pb,
+            format!(
+                "{p:>5} {n:>11} {:>5.2} {tn:>14} {:>5.2}",
+                mse.sqrt(),
+                tmse.sqrt()
+            ),
+        );
+    }
 }
 
 /// A line on stderr, above the progress bar when it is drawn.
@@ -321,6 +339,9 @@ fn run_fit(a: FitArgs) -> anyhow::Result<i32> {
                 r.train_mse.sqrt()
             ),
         );
+        if r.epoch == cfg.epochs {
+            print_phases(&pb, r);
+        }
     });
     pb.finish_and_clear();
     file::save(&w, &a.out)?;
@@ -422,7 +443,10 @@ fn run_all(a: AllArgs) -> anyhow::Result<i32> {
                     r.train_mse.sqrt(),
                     r.heldout_mse.unwrap_or(f64::NAN).sqrt()
                 ),
-            )
+            );
+            if r.epoch == fit_cfg.epochs {
+                print_phases(&pb, r);
+            }
         });
         pb.finish_and_clear();
         file::save(&w, out)?;
@@ -529,6 +553,18 @@ fn run_eval_error(a: EvalErrorArgs) -> anyhow::Result<i32> {
             print!(" {:>12.2}", t[row].3);
         }
         println!();
+    }
+    if a.by_empties {
+        println!();
+        println!("by number of empties: mae (mean signed error, slope of score on eval)");
+        for (name, w) in &evals {
+            println!("{name}:");
+            for (e, n, mae, bias, slope) in refs.details_by_empties(w) {
+                println!(
+                    "  {e:>2} empties {n:>4}: mae {mae:6.2} bias {bias:+6.2} slope {slope:5.2}"
+                );
+            }
+        }
     }
     Ok(0)
 }

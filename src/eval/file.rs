@@ -3,12 +3,13 @@
 //! A file is the 8-byte magic `OFLKEVAL` followed by a DEFLATE stream (raw, no zlib header) of
 //! the payload, all integers little-endian:
 //!
-//! - `u32` format version (1), `u32` phases, `u32` empties per phase, `u32` families, then for
+//! - `u32` format version (2), `u32` phases, `u32` empties per phase, `u32` families, then for
 //!   each family its name (`u8` length, bytes) and its number of squares (`u8`), then `u32`
 //!   mobility span;
 //! - for each phase: each family's table, listing only the entries whose index is its own
 //!   canonical index ([`super::pattern::canonical_map`]; the others are copies), then the
-//!   mobility table and the bias, every entry an `i16` in 1/64 disc.
+//!   mobility table and the two biases (even and odd empties), every entry an `i16` in 1/64
+//!   disc.
 //!
 //! Decoding checks that the layout is the one this build evaluates with.
 
@@ -20,8 +21,8 @@ use std::path::Path;
 /// The first bytes of a weights file.
 pub const MAGIC: &[u8; 8] = b"OFLKEVAL";
 
-/// The format version written.
-pub const VERSION: u32 = 1;
+/// The format version written (version 1, with one bias per phase, is still read).
+pub const VERSION: u32 = 2;
 
 /// DEFLATE level used when writing (fixed, so that the same weights give the same file).
 const LEVEL: u8 = 9;
@@ -109,7 +110,7 @@ pub fn decode(bytes: &[u8]) -> anyhow::Result<Weights> {
     };
     let version = r.u32()?;
     ensure!(
-        version == VERSION,
+        version == 1 || version == VERSION,
         "weights file version {version}, expected {VERSION}"
     );
     let (phases, per_phase, families) = (r.u32()?, r.u32()?, r.u32()?);
@@ -153,8 +154,16 @@ pub fn decode(bytes: &[u8]) -> anyhow::Result<Weights> {
                 };
             }
         }
-        for v in &mut b[LAYOUT.mobility..LAYOUT.size] {
-            *v = r.i16()?;
+        if version == 1 {
+            // One bias for both parities.
+            for v in &mut b[LAYOUT.mobility..LAYOUT.bias + 1] {
+                *v = r.i16()?;
+            }
+            b[LAYOUT.bias + 1] = b[LAYOUT.bias];
+        } else {
+            for v in &mut b[LAYOUT.mobility..LAYOUT.size] {
+                *v = r.i16()?;
+            }
         }
     }
     ensure!(r.pos == data.len(), "the weights file has trailing data");

@@ -1,7 +1,7 @@
 //! Position evaluation: pattern tables per game phase plus a mobility term.
 //!
 //! [`Weights`] holds, for each phase, one table per pattern family (see [`pattern`]), a
-//! mobility table and a bias, all in units of 1/[`SCALE`] disc. [`Weights::hand_set`] fills
+//! mobility table and a bias for each parity of the empties, all in units of 1/[`SCALE`] disc. [`Weights::hand_set`] fills
 //! them from a classic square-value heuristic; the trained weights (see `crate::train` and
 //! [`file`]) use the same layout and ship inside the crate. [`Weights::evaluate`] returns an
 //! estimate of the final disc difference for the side to move, in whole discs.
@@ -25,8 +25,13 @@ pub const EMPTIES_PER_PHASE: u32 = 4;
 /// Mobility differences kept in the mobility table (-32..=32).
 pub const MOBILITY_SPAN: usize = 65;
 
-/// Features of one position: one per pattern instance, then the mobility entry.
-pub const FEATURES: usize = pattern::INSTANCE_COUNT + 1;
+/// Features of one position: one per pattern instance, then the mobility entry, then the
+/// bias entry.
+pub const FEATURES: usize = pattern::INSTANCE_COUNT + 2;
+
+/// Bias entries per phase: one for an even number of empties, one for an odd number (the
+/// side to move has the parity then, worth about two discs late in the game).
+pub const BIAS_SPAN: usize = 2;
 
 /// The phase of a position with `empties` empty squares.
 #[inline(always)]
@@ -41,7 +46,7 @@ pub struct Layout {
     pub offsets: [usize; FAMILY_COUNT],
     /// Start of the mobility table ([`MOBILITY_SPAN`] entries).
     pub mobility: usize,
-    /// The bias entry.
+    /// Start of the bias entries ([`BIAS_SPAN`]: even, odd empties).
     pub bias: usize,
     /// Entries per phase.
     pub size: usize,
@@ -61,7 +66,7 @@ pub const LAYOUT: Layout = {
         offsets,
         mobility: total,
         bias: total + MOBILITY_SPAN,
-        size: total + MOBILITY_SPAN + 1,
+        size: total + MOBILITY_SPAN + BIAS_SPAN,
     }
 };
 
@@ -105,7 +110,7 @@ fn family_sum<const F: usize>(w: &[i16], tp: &Transforms, to: &Transforms) -> i3
 
 /// Writes the feature indices of `board` (relative to the start of its phase's block) into
 /// `out`: one per pattern instance (family offset plus pattern index), then the mobility
-/// entry. The evaluation is the bias plus the sum of these entries.
+/// entry, then the bias entry. The evaluation is the sum of these entries.
 pub fn features(board: &Board, out: &mut [u32; FEATURES]) {
     let (p, o) = (board.player, board.opponent);
     let (tp, to) = (Transforms::new(p), Transforms::new(o));
@@ -120,6 +125,13 @@ pub fn features(board: &Board, out: &mut [u32; FEATURES]) {
         }
     }
     out[k] = mobility_index(p, o) as u32;
+    out[k + 1] = bias_index(board) as u32;
+}
+
+/// The index of the bias entry for a board (relative to the phase block).
+#[inline(always)]
+fn bias_index(board: &Board) -> usize {
+    LAYOUT.bias + (board.empty_count() & 1) as usize
 }
 
 /// All the weights of the evaluation: [`PHASES`] blocks laid out as [`LAYOUT`].
@@ -242,7 +254,7 @@ impl Weights {
         let ph = phase(board.empty_count());
         let w = &self.data[ph * LAYOUT.size..(ph + 1) * LAYOUT.size];
         let (tp, to) = (Transforms::new(p), Transforms::new(o));
-        w[LAYOUT.bias] as i32
+        w[bias_index(board)] as i32
             + family_sum::<0>(w, &tp, &to)
             + family_sum::<1>(w, &tp, &to)
             + family_sum::<2>(w, &tp, &to)
@@ -274,7 +286,7 @@ impl Weights {
     pub fn evaluate_units_reference(&self, board: &Board) -> i32 {
         let (p, o) = (board.player, board.opponent);
         let w = self.block(phase(board.empty_count()));
-        let mut sum = w[LAYOUT.bias] as i32;
+        let mut sum = w[bias_index(board)] as i32;
         for inst in instances() {
             sum += w[LAYOUT.offsets[inst.family] + pattern::index(inst, p, o)] as i32;
         }
@@ -394,8 +406,7 @@ mod tests {
             let mut f = [0u32; FEATURES];
             features(&b, &mut f);
             let blk = w.block(phase(b.empty_count()));
-            let s: i32 =
-                f.iter().map(|&i| blk[i as usize] as i32).sum::<i32>() + blk[LAYOUT.bias] as i32;
+            let s: i32 = f.iter().map(|&i| blk[i as usize] as i32).sum::<i32>();
             assert_eq!(s, v);
         }
     }

@@ -3,14 +3,13 @@
 //!
 //! The reference positions are taken from the held-out games in order, at most `per_empties`
 //! for each number of empties: with 14-24 empties they are scored by an exact solve (the WTHOR
-//! theoretical score where it applies), with 30-50 by a deep search (fixed depth, no probcut
-//! pruning) with the reference evaluation. [`ReferenceSet`]s can be saved and reloaded, since
+//! theoretical score where it applies), with 30-50 by a deep search (fixed depth, the
+//! engine's default selectivity) with the reference evaluation. [`ReferenceSet`]s can be saved and reloaded, since
 //! building them is the slow part.
 
 use super::data::{GameRecord, is_held_out, map_with_engines, solve_exact};
 use crate::board::Board;
 use crate::eval::{PHASES, Weights, phase};
-use crate::search::context::NO_SELECTIVITY;
 use crate::search::{Engine, EngineConfig, Limits};
 use anyhow::{Context, ensure};
 use indicatif::ProgressBar;
@@ -41,6 +40,8 @@ pub struct ReferenceConfig {
     pub deep: std::ops::RangeInclusive<u32>,
     /// Depth of the deep searches.
     pub depth: u32,
+    /// Selectivity level of the deep searches (0..=5; 5: no probcut).
+    pub selectivity: u8,
     /// Hash table per engine, in MB.
     pub hash_mb: usize,
 }
@@ -52,7 +53,8 @@ impl Default for ReferenceConfig {
             per_empties: 200,
             exact: 14..=24,
             deep: 30..=50,
-            depth: 12,
+            depth: 14,
+            selectivity: Limits::default().selectivity,
             hash_mb: 32,
         }
     }
@@ -100,6 +102,8 @@ pub fn build_references(
         }
     }
     pb.set_length(jobs.len() as u64);
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let total = jobs.len();
     let make = || {
         let mut e = Engine::new(EngineConfig {
             threads: 1,
@@ -115,13 +119,17 @@ pub fn build_references(
             engine.clear_hash();
             let limits = Limits {
                 depth: Some(cfg.depth),
-                selectivity: NO_SELECTIVITY,
+                selectivity: cfg.selectivity,
                 ..Limits::default()
             };
             let info = engine.search(board, &limits, &mut |_| {});
             info.best().map_or(0, |l| l.score)
         };
         pb.inc(1);
+        let d = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if pb.is_hidden() && d.is_multiple_of(200) {
+            eprintln!("{d}/{total} reference positions scored");
+        }
         Reference {
             board,
             score,
@@ -182,6 +190,33 @@ impl ReferenceSet {
             .filter(|&e| n[e] > 0)
             .map(|e| (e as u32, n[e], sum[e] / n[e] as f64))
             .collect()
+    }
+
+    /// For each number of empties: `(empties, count, mean absolute error, mean signed error
+    /// (eval - score), slope of the score regressed on the evaluation)`.
+    pub fn details_by_empties(&self, w: &Weights) -> Vec<(u32, usize, f64, f64, f64)> {
+        let mut out = Vec::new();
+        for e in 0..=60u32 {
+            let pts: Vec<(f64, f64)> = self
+                .refs
+                .iter()
+                .filter(|r| r.board.empty_count() == e)
+                .map(|r| (w.evaluate(&r.board) as f64, r.score as f64))
+                .collect();
+            if pts.is_empty() {
+                continue;
+            }
+            let n = pts.len() as f64;
+            let mae = pts.iter().map(|(x, y)| (x - y).abs()).sum::<f64>() / n;
+            let bias = pts.iter().map(|(x, y)| x - y).sum::<f64>() / n;
+            let mx = pts.iter().map(|p| p.0).sum::<f64>() / n;
+            let my = pts.iter().map(|p| p.1).sum::<f64>() / n;
+            let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
+            let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+            let slope = if sxx > 0.0 { sxy / sxx } else { 0.0 };
+            out.push((e, pts.len(), mae, bias, slope));
+        }
+        out
     }
 
     /// Mean absolute error of `w` per phase: `(phase, exact?, count, mae)`.

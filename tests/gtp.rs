@@ -375,6 +375,7 @@ fn clock_keeps_a_timed_game_inside_its_time() {
     // two-core machine (the other tests of this file run at the same time) that adds a few
     // tens of milliseconds a move, so allow the one-second grace a referee gives
     // (`outflank match --grace`).
+    eprintln!("time used of 5 s: black {:?}, white {:?}", used[0], used[1]);
     for (i, u) in used.iter().enumerate() {
         assert!(u.as_secs_f64() < 6.0, "side {i} used {u:?}");
     }

@@ -30,6 +30,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread;
+use std::time::{Duration, Instant};
 
 /// The longest input line accepted, in bytes (1 MiB, line ending excluded). Longer lines are
 /// reported as [`Input::TooLong`].
@@ -183,6 +184,8 @@ enum Task {
         board: Board,
         limits: Limits,
         ensure_move: bool,
+        /// When the search was asked for: its time limit counts from then.
+        asked: Instant,
     },
     Configure(Box<dyn FnOnce(&mut Engine) + Send>),
 }
@@ -217,9 +220,16 @@ fn worker_loop(config: EngineConfig, tasks: Receiver<Task>, events: Sender<Event
             Task::Search {
                 id,
                 board,
-                limits,
+                mut limits,
                 ensure_move,
+                asked,
             } => {
+                // Time spent before the search starts (the engine still being built, a
+                // hash table being resized) is the controller's time too.
+                if let Some(t) = limits.time {
+                    let left = t.saturating_sub(asked.elapsed());
+                    limits.time = Some(left.max(Duration::from_millis(1)));
+                }
                 let progress_events = events.clone();
                 let mut progress = move |info: &Info| {
                     let _ = progress_events.send(Event::Progress {
@@ -309,6 +319,7 @@ impl Session<'_> {
             board,
             limits,
             ensure_move,
+            asked: Instant::now(),
         });
     }
 

@@ -159,7 +159,7 @@ pub fn wld_cost(empties: u32) -> f64 {
     exact_cost(empties) / 3.0
 }
 
-/// Time kept back on every move for process and pipe overhead.
+/// Time kept back for each move still to play, for process, pipe and scheduling overhead.
 const OVERHEAD: Duration = Duration::from_millis(30);
 
 /// The smallest hard limit given to a search.
@@ -169,7 +169,8 @@ const MIN_HARD: Duration = Duration::from_millis(5);
 /// search threads (a second thread is counted as 0.6 of one for solve estimates).
 ///
 /// The usable time is the remaining time less a reserve (5% of it, at most a second, plus a
-/// per-move overhead). It is spread over the moves still to play: the byo-yomi stones when
+/// per-move overhead for each move still to play). It is spread over the moves still to
+/// play: the byo-yomi stones when
 /// given, else the mover's remaining moves less the last few (solved at once). The hard
 /// limit is 1.5 times that share (the search starts no iteration after half of it, and the
 /// last one it starts often runs to the limit, so a move takes about the share on average),
@@ -180,7 +181,13 @@ const MIN_HARD: Duration = Duration::from_millis(5);
 /// period allows per stone.
 pub fn budget(clock: &Clock, empties: u32, threads: usize) -> Budget {
     let remaining = clock.remaining.as_secs_f64();
-    let reserve = (remaining * 0.05).min(1.0) + OVERHEAD.as_secs_f64();
+    // The overhead of every move still to play on this clock (pipes, scheduling: time the
+    // controller counts but the search does not see) is kept back from the start.
+    let moves_left = match clock.moves_to_go {
+        Some(k) => k.max(1) as f64,
+        None => (empties as f64 / 2.0).ceil().max(1.0),
+    };
+    let reserve = (remaining * 0.05).min(1.0) + OVERHEAD.as_secs_f64() * moves_left;
     let usable = (remaining - reserve).max(0.0);
     let (share, cap) = match clock.moves_to_go {
         Some(k) => {

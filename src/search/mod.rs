@@ -350,6 +350,22 @@ impl Root<'_, '_> {
             return self.finish(last);
         }
         let kind = solve.unwrap_or(Solve::Exact);
+        // Selective searches to the end first: they fill the hash table with good moves
+        // (fewer nodes for the exact solve) and give a probable result early.
+        if empties >= PRE_SOLVE_EMPTIES {
+            for &lv in PRE_SOLVE_LEVELS {
+                let Some((lines, order2)) =
+                    self.iterate(board, &order, RootKind::End(kind), lv, guess, multipv)
+                else {
+                    last.stopped = true;
+                    return self.finish(last);
+                };
+                order = order2;
+                guess = lines[0].score;
+                last = self.info(empties, lv, None, lines);
+                report(self, &last);
+            }
+        }
         let Some((lines, _)) = self.iterate(
             board,
             &order,
@@ -546,6 +562,14 @@ impl Root<'_, '_> {
         pv
     }
 }
+
+/// From this many empties on, a solve is preceded by selective searches to the end.
+const PRE_SOLVE_EMPTIES: u32 = 18;
+
+/// The selectivity levels of those searches (indexes into the probcut confidences:
+/// 73% then 98%). Measured on FFO #40-#49 with one thread: 1.64 G nodes without them,
+/// 1.23 G with these two (and 124 M instead of 133 M on #20-#39).
+const PRE_SOLVE_LEVELS: &[u8] = &[0, 3];
 
 /// What a root iteration searches.
 #[derive(Clone, Copy, Debug)]

@@ -12,6 +12,36 @@ fn bench_movegen(c: &mut Criterion) {
     c.bench_function("flips", |x| {
         x.iter(|| flips(black_box(b.player), black_box(b.opponent), black_box(37)))
     });
+    // Every empty square of a midgame position: the scalar flips against the AVX2 ones.
+    let mid = outflank::notation::parse_transcript("f5d6c3d3c4f4f6f3e6e7d7g6f7c5b6")
+        .expect("a legal transcript")
+        .position()
+        .board;
+    let empties: Vec<usize> = (0..64).filter(|&s| mid.empties() >> s & 1 == 1).collect();
+    c.bench_function("flips_all_empties_scalar", |x| {
+        x.iter(|| {
+            empties.iter().fold(0u64, |acc, &s| {
+                acc ^ flips(black_box(mid.player), black_box(mid.opponent), s)
+            })
+        })
+    });
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("avx2") {
+        c.bench_function("flips_all_empties_avx2", |x| {
+            x.iter(|| {
+                empties.iter().fold(0u64, |acc, &s| {
+                    // SAFETY: AVX2 was detected above.
+                    acc ^ unsafe {
+                        outflank::board::avx2::flips(
+                            black_box(mid.player),
+                            black_box(mid.opponent),
+                            s,
+                        )
+                    }
+                })
+            })
+        });
+    }
 }
 
 fn bench_perft(c: &mut Criterion) {

@@ -24,7 +24,7 @@ macro_rules! perft_kernel {
         /// Leaves below `(p, o)` at `depth`; `passed` tells that the last move was a pass.
         $(#[$attr])*
         pub(super) fn count(p: u64, o: u64, depth: u32, passed: bool, pass_is_ply: bool) -> u64 {
-            use crate::board::{flips, legal_moves};
+            use crate::board::legal_moves;
             if depth == 0 {
                 return 1;
             }
@@ -71,11 +71,13 @@ macro_rules! perft_kernel {
 }
 
 mod portable {
+    use crate::board::flips;
     perft_kernel!();
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
+    use crate::board::avx2::flips;
     perft_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 

@@ -11,6 +11,8 @@ mod symmetry;
 
 use std::fmt;
 
+#[cfg(target_arch = "x86_64")]
+pub use moves::avx2;
 pub use moves::{
     flips, flips_reference, legal_moves, legal_moves_reference, neighbours, potential_moves,
 };

@@ -64,36 +64,6 @@ pub(super) fn final_score(p: u64, o: u64) -> i32 {
     Board::new(p, o).final_score()
 }
 
-/// Score when exactly one square `sq` is empty.
-#[inline(always)]
-pub(super) fn last_empty(p: u64, o: u64, sq: usize) -> i32 {
-    let pc = p.count_ones() as i32;
-    let f = flips(p, o, sq).count_ones() as i32;
-    if f > 0 {
-        return 2 * (pc + f + 1) - 64;
-    }
-    let f2 = flips(o, p, sq).count_ones() as i32;
-    if f2 > 0 {
-        return 2 * (pc - f2) - 64;
-    }
-    let diff = 2 * pc - 63;
-    if diff > 0 { diff + 1 } else { diff - 1 }
-}
-
-/// True when the side to move (`p`) has a move on one of `empties`.
-#[inline(always)]
-pub(super) fn has_move(p: u64, o: u64, empties: u64) -> bool {
-    let mut e = empties;
-    while e != 0 {
-        let sq = e.trailing_zeros() as usize;
-        e &= e - 1;
-        if flips(p, o, sq) != 0 {
-            return true;
-        }
-    }
-    false
-}
-
 /// Ordering key of a move in the endgame: fewer replies for the opponent first (corner
 /// replies count three times), fewer potential replies, then odd regions and corners.
 #[inline(always)]

@@ -44,8 +44,7 @@ macro_rules! shallow_kernel {
             nodes: &mut u64,
         ) -> i32 {
             use super::NEIGHBOURS;
-            use crate::board::flips;
-            use crate::search::endgame::{final_score, has_move, last_empty, odd_quadrants};
+            use crate::search::endgame::{final_score, odd_quadrants};
             *nodes += 1;
             if empties & (empties - 1) == 0 {
                 return last_empty(p, o, empties.trailing_zeros() as usize);
@@ -96,11 +95,42 @@ macro_rules! shallow_kernel {
             best
         }
 
+        /// Score when exactly one square `sq` is empty.
+        $(#[$attr])*
+        #[inline]
+        fn last_empty(p: u64, o: u64, sq: usize) -> i32 {
+            let pc = p.count_ones() as i32;
+            let f = flips(p, o, sq).count_ones() as i32;
+            if f > 0 {
+                return 2 * (pc + f + 1) - 64;
+            }
+            let f2 = flips(o, p, sq).count_ones() as i32;
+            if f2 > 0 {
+                return 2 * (pc - f2) - 64;
+            }
+            let diff = 2 * pc - 63;
+            if diff > 0 { diff + 1 } else { diff - 1 }
+        }
+
+        /// True when the side to move (`p`) has a move on one of `empties`.
+        $(#[$attr])*
+        #[inline]
+        fn has_move(p: u64, o: u64, empties: u64) -> bool {
+            let mut e = empties;
+            while e != 0 {
+                let sq = e.trailing_zeros() as usize;
+                e &= e - 1;
+                if flips(p, o, sq) != 0 {
+                    return true;
+                }
+            }
+            false
+        }
+
         /// Exact score with two empties: each move leads to a last-empty score.
         $(#[$attr])*
         fn two_empties(p: u64, o: u64, beta: i32, empties: u64, nodes: &mut u64) -> i32 {
-            use crate::board::flips;
-            use crate::search::endgame::{final_score, last_empty};
+            use crate::search::endgame::final_score;
             let x1 = empties.trailing_zeros() as usize;
             let x2 = 63 - empties.leading_zeros() as usize;
             let mut best = -65;
@@ -138,11 +168,13 @@ macro_rules! shallow_kernel {
 }
 
 mod portable {
+    use crate::board::flips;
     shallow_kernel!();
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
+    use crate::board::avx2::flips;
     shallow_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 

@@ -351,34 +351,25 @@ impl Root<'_, '_> {
         }
         let kind = solve.unwrap_or(Solve::Exact);
         // Selective searches to the end first: they fill the hash table with good moves
-        // (fewer nodes for the exact solve) and give a probable result early.
-        if empties >= PRE_SOLVE_EMPTIES {
-            for &lv in PRE_SOLVE_LEVELS {
-                let Some((lines, order2)) =
-                    self.iterate(board, &order, RootKind::End(kind), lv, guess, multipv)
-                else {
-                    last.stopped = true;
-                    return self.finish(last);
-                };
-                order = order2;
-                guess = lines[0].score;
-                last = self.info(empties, lv, None, lines);
-                report(self, &last);
-            }
-        }
-        let Some((lines, _)) = self.iterate(
-            board,
-            &order,
-            RootKind::End(kind),
-            NO_SELECTIVITY,
-            guess,
-            multipv,
-        ) else {
-            last.stopped = true;
-            return self.finish(last);
+        // (fewer nodes for the exact solve) and give a probable result early. Then the solve.
+        let pre: &[u8] = if empties >= PRE_SOLVE_EMPTIES {
+            PRE_SOLVE_LEVELS
+        } else {
+            &[]
         };
-        last = self.info(empties, NO_SELECTIVITY, Some(kind), lines);
-        report(self, &last);
+        for &lv in pre.iter().chain(&[NO_SELECTIVITY]) {
+            let Some((lines, order2)) =
+                self.iterate(board, &order, RootKind::End(kind), lv, guess, multipv)
+            else {
+                last.stopped = true;
+                return self.finish(last);
+            };
+            order = order2;
+            guess = lines[0].score;
+            let solved = (lv == NO_SELECTIVITY).then_some(kind);
+            last = self.info(empties, lv, solved, lines);
+            report(self, &last);
+        }
         self.finish(last)
     }
 

@@ -3,8 +3,10 @@
 //! - 1 empty: only the flip count is needed.
 //! - up to [`SHALLOW_EMPTIES`]: no move generation and no hash; the empties are tried in
 //!   parity order (squares of regions with an odd number of empties first).
-//! - deeper: move generation, fastest-first ordering (fewest replies for the opponent),
-//!   the transposition table, a stability cutoff, and parallel splits (Young Brothers Wait).
+//! - deeper: move generation, fastest-first ordering (fewest replies for the opponent; from
+//!   16 empties on also a one-ply search of each move), enhanced transposition
+//!   cutoff, the transposition table, a stability cutoff, and parallel splits (Young
+//!   Brothers Wait).
 //!
 //! Scores are fail-soft: below `alpha` an upper bound, above `beta` a lower bound.
 
@@ -23,11 +25,11 @@ const HASH_EMPTIES: u32 = 10;
 /// search (enhanced transposition cutoff).
 const ETC_EMPTIES: u32 = 12;
 
-/// From this many empties on, moves are also ordered by the evaluation.
-const EVAL_ORDER_EMPTIES: u32 = 16;
+/// From this many empties on, moves are also ordered by a one-ply search of the child.
+const SEARCH_ORDER_EMPTIES: u32 = 16;
 
-/// Weight of the evaluation (per disc) against the mobility keys.
-const EVAL_ORDER_WEIGHT: i32 = 16;
+/// Weight of that search's score (per disc) against the mobility keys (16 per reply).
+const SEARCH_ORDER_WEIGHT: i32 = 8;
 
 /// From this many empties on, a selective endgame search tries probcut.
 const PROBCUT_EMPTIES: u32 = 12;
@@ -157,20 +159,16 @@ impl Searcher<'_> {
             let sq = m.trailing_zeros() as usize;
             m &= m - 1;
             let f = flips(b.player, b.opponent, sq);
-            let child = Board::new(b.opponent ^ f, b.player ^ f ^ (1u64 << sq));
-            let key = if sq as u8 == tt_move {
-                i32::MAX
-            } else if e >= EVAL_ORDER_EMPTIES {
-                fastest_first_key(&child, sq, odd)
-                    - self.sh.eval.evaluate(&child) * EVAL_ORDER_WEIGHT
-            } else {
-                fastest_first_key(&child, sq, odd)
-            };
-            list[n] = (key, sq as u8, child);
+            list[n] = (
+                0,
+                sq as u8,
+                Board::new(b.opponent ^ f, b.player ^ f ^ (1u64 << sq)),
+            );
             n += 1;
         }
         let list = &mut list[..n];
-        // Enhanced transposition cutoff: a child already known to refute the window.
+        // Enhanced transposition cutoff: a child already known to refute the window. Done
+        // before the ordering, which may cost a search per move.
         if e >= ETC_EMPTIES {
             for &(_, sq, child) in list.iter() {
                 let Some(en) = self.sh.tt.probe(child.hash()) else {
@@ -186,6 +184,17 @@ impl Searcher<'_> {
                     }
                 }
             }
+        }
+        for x in list.iter_mut() {
+            let (sq, child) = (x.1, x.2);
+            x.0 = if sq == tt_move {
+                i32::MAX
+            } else if e >= SEARCH_ORDER_EMPTIES {
+                let v = self.mid(child, -64, 64, 1);
+                fastest_first_key(&child, sq as usize, odd) - v * SEARCH_ORDER_WEIGHT
+            } else {
+                fastest_first_key(&child, sq as usize, odd)
+            };
         }
         list.sort_unstable_by_key(|x| -x.0);
         let (best, best_move) =

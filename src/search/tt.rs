@@ -151,7 +151,9 @@ impl TranspositionTable {
                         upper: 64,
                         depth,
                         selectivity,
-                        best: NO_MOVE,
+                        // The move stays: a shallower or more selective search's best
+                        // move is still the best first guess for the deeper one.
+                        best: old.best,
                         date,
                     }
                 };

@@ -40,6 +40,9 @@ pub struct Shared<'a> {
     pub threads: usize,
     /// True when the CPU runs the x86-64 fast paths.
     pub fast: bool,
+    /// A number for this search, different from the searches before it (for the threads'
+    /// local tables).
+    pub search: u32,
 }
 
 impl Shared<'_> {

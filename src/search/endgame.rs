@@ -4,21 +4,23 @@
 //! - up to [`SHALLOW_EMPTIES`]: no move generation and no hash; the empties are tried in
 //!   parity order (squares of regions with an odd number of empties first).
 //! - deeper: move generation, fastest-first ordering (fewest replies for the opponent; from
-//!   16 empties on also a one-ply search of each move), enhanced transposition
-//!   cutoff, the transposition table, a stability cutoff, and parallel splits (Young
-//!   Brothers Wait).
+//!   16 empties on also a one-ply search of each move), enhanced transposition cutoff, the
+//!   transposition table (below 10 empties a small table of the thread's own), a stability
+//!   cutoff, and parallel splits (Young Brothers Wait).
 //!
 //! Scores are fail-soft: below `alpha` an upper bound, above `beta` a lower bound.
 
 use super::context::{NO_SELECTIVITY, Searcher};
+use super::pvs::Child;
 use super::shallow;
-use super::tt::NO_MOVE;
-use crate::board::{Board, flips, legal_moves, potential_moves, stable_discs};
+use super::tt::{NO_MOVE, with_local};
+use crate::board::{Board, stable_discs};
 
 /// At or below this many empties the solver uses its no-hash, no-movegen code.
 pub const SHALLOW_EMPTIES: u32 = 6;
 
-/// From this many empties on, positions go through the transposition table.
+/// From this many empties on, positions go through the shared transposition table; below,
+/// through the thread's local table.
 const HASH_EMPTIES: u32 = 10;
 
 /// From this many empties on, the children are looked up in the hash table before the
@@ -66,15 +68,63 @@ pub(super) fn final_score(p: u64, o: u64) -> i32 {
     Board::new(p, o).final_score()
 }
 
-/// Ordering key of a move in the endgame: fewer replies for the opponent first (corner
-/// replies count three times), fewer potential replies, then odd regions and corners.
-#[inline(always)]
-fn fastest_first_key(child: &Board, sq: usize, odd: u64) -> i32 {
-    let m = legal_moves(child.player, child.opponent);
-    let mob = (m.count_ones() * 16 + (m & CORNERS).count_ones() * 32) as i32;
-    let potential = potential_moves(child.player, child.opponent).count_ones() as i32;
-    let parity = ((odd >> sq) & 1) as i32;
-    -mob - potential * 2 + parity * 4 + ((CORNERS >> sq) & 1) as i32 * 8
+/// Generates the function that lists the moves of a position with their resulting boards
+/// and fastest-first keys, with the given function attributes.
+macro_rules! children_kernel {
+    ($(#[$attr:meta])*) => {
+        /// Fills `list` with the moves in `moves` of the position (`p` to move, `o` the
+        /// opponent), each with its fastest-first key and resulting board; returns how many.
+        /// The key: fewer replies for the opponent first (corner replies count three
+        /// times), fewer potential replies, then moves into odd regions and corners.
+        $(#[$attr])*
+        pub(super) fn children(p: u64, o: u64, moves: u64, odd: u64, list: &mut [Child; 32]) -> usize {
+            use super::CORNERS;
+            use crate::board::{Board, potential_moves};
+            let mut n = 0;
+            let mut m = moves;
+            while m != 0 {
+                let sq = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let f = flips(p, o, sq);
+                let child = Board::new(o ^ f, p ^ f ^ (1u64 << sq));
+                let r = legal_moves(child.player, child.opponent);
+                let mob = (r.count_ones() * 16 + (r & CORNERS).count_ones() * 32) as i32;
+                let potential = potential_moves(child.player, child.opponent).count_ones() as i32;
+                let parity = ((odd >> sq) & 1) as i32;
+                let key = -mob - potential * 2 + parity * 4 + ((CORNERS >> sq) & 1) as i32 * 8;
+                list[n] = (key, sq as u8, child);
+                n += 1;
+            }
+            n
+        }
+    };
+}
+
+mod portable {
+    use super::Child;
+    use crate::board::{flips, legal_moves};
+    children_kernel!();
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::Child;
+    use crate::board::avx2::{flips, legal_moves};
+    children_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+}
+
+/// The moves of a position with their boards and fastest-first keys (see the kernel); `fast`
+/// selects the x86-64 path and must only be set when
+/// [`crate::board::fast_path_available`] says so.
+#[inline]
+fn children(b: &Board, moves: u64, odd: u64, list: &mut [Child; 32], fast: bool) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if fast {
+        // SAFETY: callers set `fast` only when the CPU has the kernel's features.
+        return unsafe { x86::children(b.player, b.opponent, moves, odd, list) };
+    }
+    let _ = fast;
+    portable::children(b.player, b.opponent, moves, odd, list)
 }
 
 impl Searcher<'_> {
@@ -134,7 +184,12 @@ impl Searcher<'_> {
         let hash = b.hash();
         let mut tt_move = NO_MOVE;
         let (mut alpha, mut beta) = (alpha, beta);
-        if use_hash && let Some(en) = self.sh.tt.probe(hash) {
+        let entry = if use_hash {
+            self.sh.tt.probe(hash)
+        } else {
+            with_local(|t| t.probe(hash, self.sh.search))
+        };
+        if let Some(en) = entry {
             if en.depth as u32 >= e && en.selectivity >= self.level {
                 let (lo, hi) = (en.lower as i32, en.upper as i32);
                 if lo >= beta {
@@ -151,21 +206,14 @@ impl Searcher<'_> {
             }
             tt_move = en.best;
         }
-        let odd = odd_quadrants(b.empties());
-        let mut list: [(i32, u8, Board); 32] = [(0, 0, Board::default()); 32];
-        let mut n = 0;
-        let mut m = moves;
-        while m != 0 {
-            let sq = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let f = flips(b.player, b.opponent, sq);
-            list[n] = (
-                0,
-                sq as u8,
-                Board::new(b.opponent ^ f, b.player ^ f ^ (1u64 << sq)),
-            );
-            n += 1;
-        }
+        let mut list: [Child; 32] = [(0, 0, Board::default()); 32];
+        let n = children(
+            &b,
+            moves,
+            odd_quadrants(b.empties()),
+            &mut list,
+            self.sh.fast,
+        );
         let list = &mut list[..n];
         // Enhanced transposition cutoff: a child already known to refute the window. Done
         // before the ordering, which may cost a search per move.
@@ -186,15 +234,11 @@ impl Searcher<'_> {
             }
         }
         for x in list.iter_mut() {
-            let (sq, child) = (x.1, x.2);
-            x.0 = if sq == tt_move {
-                i32::MAX
+            if x.1 == tt_move {
+                x.0 = i32::MAX;
             } else if e >= SEARCH_ORDER_EMPTIES {
-                let v = self.mid(child, -64, 64, 1);
-                fastest_first_key(&child, sq as usize, odd) - v * SEARCH_ORDER_WEIGHT
-            } else {
-                fastest_first_key(&child, sq as usize, odd)
-            };
+                x.0 -= self.mid(x.2, -64, 64, 1) * SEARCH_ORDER_WEIGHT;
+            }
         }
         list.sort_unstable_by_key(|x| -x.0);
         let (best, best_move) =
@@ -208,6 +252,13 @@ impl Searcher<'_> {
             self.sh
                 .tt
                 .store(hash, e as u8, self.level, alpha, beta, best, best_move);
+        } else {
+            let search = self.sh.search;
+            with_local(|t| {
+                t.store(
+                    hash, search, e as u8, self.level, alpha, beta, best, best_move,
+                )
+            });
         }
         best
     }
@@ -218,5 +269,49 @@ impl Searcher<'_> {
         let shallow = (e as i32 / 4).max(1) & !1;
         let sigma = self.sh.probcut.end_sigma(e, shallow);
         self.probcut_test(b, alpha, beta, shallow, sigma)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Square, fast_path_available};
+
+    #[test]
+    fn fast_and_portable_children_agree() {
+        if !fast_path_available() {
+            eprintln!("no x86-64 fast path on this CPU: nothing to compare");
+            return;
+        }
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..500 {
+            let mut b = Board::start();
+            let target = 4 + (rng % 50) as u32;
+            while b.empty_count() > target && !b.is_game_over() {
+                let m = b.moves();
+                if m == 0 {
+                    b = b.passed();
+                    continue;
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let k = (rng % m.count_ones() as u64) as usize;
+                b = b.play(Square::iter(m).nth(k).unwrap()).unwrap();
+            }
+            let odd = odd_quadrants(b.empties());
+            let (mut l1, mut l2) = (
+                [(0, 0, Board::default()); 32],
+                [(0, 0, Board::default()); 32],
+            );
+            let n1 = children(&b, b.moves(), odd, &mut l1, false);
+            let n2 = children(&b, b.moves(), odd, &mut l2, true);
+            assert_eq!(n1, b.moves().count_ones() as usize);
+            assert_eq!(l1[..n1], l2[..n2]);
+            for &(_, sq, child) in &l1[..n1] {
+                let s = Square::new(sq).unwrap();
+                assert_eq!(Some(child), b.play(s).ok());
+            }
+        }
     }
 }

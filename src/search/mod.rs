@@ -22,7 +22,7 @@ use crate::eval::Weights;
 use context::{NO_SELECTIVITY, SELECTIVITY_PERCENT, Searcher, Shared};
 use probcut::ProbcutParams;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 use tt::{NO_MOVE, TranspositionTable};
 
@@ -232,6 +232,7 @@ impl Engine {
             nodes: AtomicU64::new(0),
             threads: self.threads,
             fast: crate::board::fast_path_available(),
+            search: SEARCHES.fetch_add(1, Relaxed) + 1,
         };
         let mut root = Root {
             shared: &shared,
@@ -242,6 +243,9 @@ impl Engine {
         self.pool.install(|| root.run(board))
     }
 }
+
+/// Searches started in this process: numbers each one for the threads' local tables.
+static SEARCHES: AtomicU32 = AtomicU32::new(0);
 
 /// The weights the engine uses by default.
 pub fn default_weights() -> Weights {

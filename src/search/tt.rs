@@ -5,6 +5,9 @@
 //! Entries keep a lower and an upper bound on the score, the depth and selectivity they were
 //! searched to, and the best move. Buckets of 4 entries fill one cache line; a new result
 //! replaces the same position, else the shallowest or oldest entry.
+//!
+//! [`LocalTable`] is a small table of each thread's own for the small endgames below the
+//! shared table's reach: no atomics, small enough to stay in the CPU's cache.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -212,6 +215,70 @@ impl TranspositionTable {
     }
 }
 
+/// Entries of a [`LocalTable`] (16 bytes each: 256 KiB).
+const LOCAL_ENTRIES: usize = 1 << 14;
+
+/// A thread's own direct-mapped table: each position overwrites its slot. An entry holds the
+/// bounds, depth, selectivity and best move like the shared table, and the number of the
+/// search that stored it: only entries of the current search are returned, so a table never
+/// needs clearing.
+pub struct LocalTable {
+    slots: Vec<[u64; 2]>,
+}
+
+impl LocalTable {
+    fn new() -> LocalTable {
+        LocalTable {
+            slots: vec![[0, 0]; LOCAL_ENTRIES],
+        }
+    }
+
+    /// The entry for `hash` stored during search number `search`, if any.
+    #[inline]
+    pub fn probe(&self, hash: u64, search: u32) -> Option<Entry> {
+        let [key, d] = self.slots[hash as usize & (LOCAL_ENTRIES - 1)];
+        (key == hash && (d >> 40) as u32 == search & 0xFF_FFFF).then(|| Entry::unpack(d))
+    }
+
+    /// Stores a search result for `hash` (as [`TranspositionTable::store`]) in search number
+    /// `search`, replacing whatever the slot held.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(
+        &mut self,
+        hash: u64,
+        search: u32,
+        depth: u8,
+        selectivity: u8,
+        alpha: i32,
+        beta: i32,
+        score: i32,
+        best: u8,
+    ) {
+        let mut e = Entry {
+            lower: -64,
+            upper: 64,
+            depth,
+            selectivity,
+            best: NO_MOVE,
+            date: 0,
+        };
+        TranspositionTable::merge(&mut e, alpha, beta, score, best, 0);
+        let d = (e.pack() & 0xFF_FFFF_FFFF) | ((search & 0xFF_FFFF) as u64) << 40;
+        self.slots[hash as usize & (LOCAL_ENTRIES - 1)] = [hash, d];
+    }
+}
+
+thread_local! {
+    static LOCAL: std::cell::RefCell<LocalTable> = std::cell::RefCell::new(LocalTable::new());
+}
+
+/// Runs `f` on the calling thread's [`LocalTable`].
+#[inline]
+pub fn with_local<R>(f: impl FnOnce(&mut LocalTable) -> R) -> R {
+    LOCAL.with(|t| f(&mut t.borrow_mut()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,5 +297,24 @@ mod tests {
         assert_eq!((e.lower, e.upper), (6, 64));
         t.clear();
         assert!(t.probe(h).is_none());
+    }
+
+    #[test]
+    fn local_table_keeps_entries_of_one_search() {
+        let h = 0x0123_4567_89AB_CDEF;
+        with_local(|t| {
+            assert!(t.probe(h, 7).is_none());
+            t.store(h, 7, 8, 5, -3, 4, 2, 19);
+            let e = t.probe(h, 7).unwrap();
+            assert_eq!((e.lower, e.upper, e.depth, e.best), (2, 2, 8, 19));
+            // Another search does not see it.
+            assert!(t.probe(h, 8).is_none());
+            // Nor does another position in the same slot.
+            assert!(t.probe(h ^ (1 << 40), 7).is_none());
+            // A fail low is an upper bound.
+            t.store(h, 9, 8, 5, 10, 11, 6, 20);
+            let e = t.probe(h, 9).unwrap();
+            assert_eq!((e.lower, e.upper), (-64, 6));
+        });
     }
 }

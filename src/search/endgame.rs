@@ -4,9 +4,9 @@
 //! - up to [`SHALLOW_EMPTIES`]: no move generation and no hash; the empties are tried in
 //!   parity order (squares of regions with an odd number of empties first).
 //! - deeper: move generation, fastest-first ordering (fewest replies for the opponent; from
-//!   16 empties on also a one-ply search of each move), enhanced transposition cutoff, the
-//!   transposition table (below 10 empties a small table of the thread's own), a stability
-//!   cutoff, and parallel splits (Young Brothers Wait).
+//!   12 empties on also the evaluation of each move, from 16 a one-ply search), enhanced
+//!   transposition cutoff, the transposition table (below 12 empties a small table of the
+//!   thread's own), a stability cutoff, and parallel splits (Young Brothers Wait).
 //!
 //! Scores are fail-soft: below `alpha` an upper bound, above `beta` a lower bound.
 
@@ -21,11 +21,18 @@ pub const SHALLOW_EMPTIES: u32 = 6;
 
 /// From this many empties on, positions go through the shared transposition table; below,
 /// through the thread's local table.
-const HASH_EMPTIES: u32 = 10;
+const HASH_EMPTIES: u32 = 12;
 
-/// From this many empties on, the children are looked up in the hash table before the
+/// From this many empties on, the children are looked up in the shared table before the
 /// search (enhanced transposition cutoff).
-const ETC_EMPTIES: u32 = 12;
+const ETC_EMPTIES: u32 = HASH_EMPTIES + 1;
+
+/// From this many empties on (below [`SEARCH_ORDER_EMPTIES`]), moves are also ordered by
+/// the evaluation of the child.
+const EVAL_ORDER_EMPTIES: u32 = 12;
+
+/// Weight of that evaluation (per disc) against the mobility keys (16 per reply).
+const EVAL_ORDER_WEIGHT: i32 = 4;
 
 /// From this many empties on, moves are also ordered by a one-ply search of the child.
 const SEARCH_ORDER_EMPTIES: u32 = 16;
@@ -238,6 +245,8 @@ impl Searcher<'_> {
                 x.0 = i32::MAX;
             } else if e >= SEARCH_ORDER_EMPTIES {
                 x.0 -= self.mid(x.2, -64, 64, 1) * SEARCH_ORDER_WEIGHT;
+            } else if e >= EVAL_ORDER_EMPTIES {
+                x.0 -= self.sh.eval.evaluate(&x.2) * EVAL_ORDER_WEIGHT;
             }
         }
         list.sort_unstable_by_key(|x| -x.0);

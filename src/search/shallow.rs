@@ -2,7 +2,8 @@
 //! order, the last one scored by its flip count alone.
 //!
 //! This is where most endgame nodes are, so it is compiled twice: once portable, once for
-//! x86-64 CPUs with POPCNT, LZCNT and BMI (chosen at run time, see
+//! x86-64 CPUs with POPCNT, LZCNT, BMI and AVX2 (AVX2 flips, and the last flip count read
+//! from a table indexed with `pext`; chosen at run time, see
 //! [`crate::board::fast_path_available`]). The tests check that both give the same scores
 //! and node counts.
 
@@ -100,11 +101,11 @@ macro_rules! shallow_kernel {
         #[inline]
         fn last_empty(p: u64, o: u64, sq: usize) -> i32 {
             let pc = p.count_ones() as i32;
-            let f = flips(p, o, sq).count_ones() as i32;
+            let f = last_flip_count(p, o, sq);
             if f > 0 {
                 return 2 * (pc + f + 1) - 64;
             }
-            let f2 = flips(o, p, sq).count_ones() as i32;
+            let f2 = last_flip_count(o, p, sq);
             if f2 > 0 {
                 return 2 * (pc - f2) - 64;
             }
@@ -169,14 +170,106 @@ macro_rules! shallow_kernel {
 
 mod portable {
     use crate::board::flips;
+
+    /// How many discs a move of `p` on `sq` flips.
+    #[inline(always)]
+    fn last_flip_count(p: u64, o: u64, sq: usize) -> i32 {
+        flips(p, o, sq).count_ones() as i32
+    }
+
     shallow_kernel!();
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
+    use super::{LINE_FLIPS, LINES};
     use crate::board::avx2::flips;
+    use std::arch::x86_64::_pext_u64;
+
+    /// How many discs a move of `p` on `sq` flips, when `sq` is the only empty square: the
+    /// discs of `p` on each of the four lines through `sq`, gathered with `pext`, index a
+    /// table of flip counts (the other squares of the line are all the opponent's).
+    #[inline]
+    #[target_feature(enable = "bmi2")]
+    pub(super) fn last_flip_count(p: u64, _o: u64, sq: usize) -> i32 {
+        let mut n = 0;
+        for &(mask, pos) in &LINES[sq] {
+            n += LINE_FLIPS[pos as usize][_pext_u64(p, mask) as usize];
+        }
+        n as i32
+    }
+
     shallow_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
+
+/// The four lines through each square (row, column, both diagonals), each as its squares
+/// and the place of the square among them (counted from the lowest square).
+#[cfg(target_arch = "x86_64")]
+static LINES: [[(u64, u8); 4]; 64] = {
+    let mut t = [[(0u64, 0u8); 4]; 64];
+    let dirs: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut k = 0;
+        while k < 4 {
+            let (dc, dr) = dirs[k];
+            // Walk back to the start of the line, then along it.
+            let (mut x, mut y) = (c, r);
+            while x - dc >= 0 && x - dc < 8 && y - dr >= 0 && y - dr < 8 {
+                x -= dc;
+                y -= dr;
+            }
+            let mut mask = 0u64;
+            while x >= 0 && x < 8 && y >= 0 && y < 8 {
+                mask |= 1u64 << (y * 8 + x);
+                x += dc;
+                y += dr;
+            }
+            let below = mask & ((1u64 << sq) - 1);
+            t[sq][k] = (mask, below.count_ones() as u8);
+            k += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// `LINE_FLIPS[pos][discs]`: how many discs a move at place `pos` of a line flips when the
+/// player's discs on the line are `discs` (bit i for place i) and the line's other squares are
+/// the opponent's. Places beyond the line's end read as the opponent's discs with no
+/// player's disc behind them, so they never flip.
+#[cfg(target_arch = "x86_64")]
+static LINE_FLIPS: [[u8; 256]; 8] = {
+    let mut t = [[0u8; 256]; 8];
+    let mut pos = 0;
+    while pos < 8 {
+        let mut discs = 0;
+        while discs < 256 {
+            let mut n = 0;
+            // Upwards.
+            let mut i = pos + 1;
+            while i < 8 && discs >> i & 1 == 0 {
+                i += 1;
+            }
+            if i < 8 {
+                n += i - pos - 1;
+            }
+            // Downwards.
+            let mut i = pos as i32 - 1;
+            while i >= 0 && discs >> i & 1 == 0 {
+                i -= 1;
+            }
+            if i >= 0 {
+                n += pos - i as usize - 1;
+            }
+            t[pos][discs] = n as u8;
+            discs += 1;
+        }
+        pos += 1;
+    }
+    t
+};
 
 /// Exact score of a small endgame (`empties` as a mask, at least one) in `(alpha, beta)`,
 /// fail-soft; adds its nodes to `nodes`. `fast` selects the x86-64 path and must only be set
@@ -204,6 +297,33 @@ pub fn solve(
 mod tests {
     use super::*;
     use crate::board::{Board, Square, fast_path_available};
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn last_flip_count_matches_flips() {
+        if !fast_path_available() {
+            eprintln!("no x86-64 fast path on this CPU: nothing to compare");
+            return;
+        }
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        for i in 0..20_000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let sq = i % 64;
+            let p = rng & !(1u64 << sq);
+            let o = !p & !(1u64 << sq);
+            for (a, b) in [(p, o), (o, p)] {
+                // SAFETY: the fast path (with BMI2) is available.
+                let n = unsafe { x86::last_flip_count(a, b, sq) };
+                assert_eq!(
+                    n,
+                    crate::board::flips(a, b, sq).count_ones() as i32,
+                    "{a:x} {sq}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn fast_and_portable_agree() {

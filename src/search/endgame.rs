@@ -17,7 +17,7 @@ use super::tt::{NO_MOVE, with_local};
 use crate::board::{Board, stable_discs};
 
 /// At or below this many empties the solver uses its no-hash, no-movegen code.
-pub const SHALLOW_EMPTIES: u32 = 6;
+pub const SHALLOW_EMPTIES: u32 = 5;
 
 /// From this many empties on, positions go through the shared transposition table; below,
 /// through the thread's local table.

@@ -179,11 +179,14 @@ pub mod avx2 {
         let f_down = _mm256_andnot_si256(y, down);
         let miss = _mm256_cmpeq_epi64(_mm256_and_si256(top, pp), zero);
         let f_down = _mm256_andnot_si256(miss, f_down);
-        let all = _mm256_or_si256(f_up, f_down);
-        let half = _mm_or_si128(
-            _mm256_castsi256_si128(all),
-            _mm256_extracti128_si256::<1>(all),
-        );
+        or_lanes(_mm256_or_si256(f_up, f_down))
+    }
+
+    /// The OR of the four 64-bit lanes of `v`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn or_lanes(v: __m256i) -> u64 {
+        let half = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
         _mm_cvtsi128_si64(_mm_or_si128(half, _mm_unpackhi_epi64(half, half))) as u64
     }
 
@@ -214,13 +217,10 @@ pub mod avx2 {
         fr = _mm256_or_si256(fr, _mm256_and_si256(pr, _mm256_srlv_epi64(fr, s2)));
         fl = _mm256_or_si256(fl, _mm256_and_si256(pl, _mm256_sllv_epi64(fl, s2)));
         fr = _mm256_or_si256(fr, _mm256_and_si256(pr, _mm256_srlv_epi64(fr, s2)));
-        let all = _mm256_or_si256(_mm256_sllv_epi64(fl, s1), _mm256_srlv_epi64(fr, s1));
-        let half = _mm_or_si128(
-            _mm256_castsi256_si128(all),
-            _mm256_extracti128_si256::<1>(all),
-        );
-        let m = _mm_cvtsi128_si64(_mm_or_si128(half, _mm_unpackhi_epi64(half, half))) as u64;
-        m & !(p | o)
+        or_lanes(_mm256_or_si256(
+            _mm256_sllv_epi64(fl, s1),
+            _mm256_srlv_epi64(fr, s1),
+        )) & !(p | o)
     }
 }
 
@@ -323,23 +323,7 @@ mod tests {
             eprintln!("no AVX2 on this CPU: nothing to compare");
             return;
         }
-        let mut s = 0x0F1E_2D3C_4B5A_6978u64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
-        for i in 0..30_000 {
-            // Dense, medium and sparse boards.
-            let (a, b, c) = (next(), next(), next());
-            let occupied = match i % 3 {
-                0 => a | b,
-                1 => a,
-                _ => a & b,
-            };
-            let p = occupied & c;
-            let o = occupied & !c;
+        for (p, o) in random_boards(0x0F1E_2D3C_4B5A_6978, 30_000) {
             for sq in 0..64 {
                 if (p | o) >> sq & 1 == 0 {
                     // SAFETY: AVX2 was detected above.
@@ -350,6 +334,27 @@ mod tests {
         }
     }
 
+    /// `n` random pairs of disjoint bitboards from `seed`, in turn dense, medium and sparse.
+    #[cfg(target_arch = "x86_64")]
+    fn random_boards(seed: u64, n: usize) -> impl Iterator<Item = (u64, u64)> {
+        let mut s = seed;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        (0..n).map(move |i| {
+            let (a, b, c) = (next(), next(), next());
+            let occupied = match i % 3 {
+                0 => a | b,
+                1 => a,
+                _ => a & b,
+            };
+            (occupied & c, occupied & !c)
+        })
+    }
+
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn avx2_legal_moves_match_reference() {
@@ -357,21 +362,7 @@ mod tests {
             eprintln!("no AVX2 on this CPU: nothing to compare");
             return;
         }
-        let mut s = 0x1357_9BDF_0246_8ACEu64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
-        for i in 0..30_000 {
-            let (a, b, c) = (next(), next(), next());
-            let occupied = match i % 3 {
-                0 => a | b,
-                1 => a,
-                _ => a & b,
-            };
-            let (p, o) = (occupied & c, occupied & !c);
+        for (p, o) in random_boards(0x1357_9BDF_0246_8ACE, 30_000) {
             // SAFETY: AVX2 was detected above.
             let fast = unsafe { avx2::legal_moves(p, o) };
             assert_eq!(fast, legal_moves_reference(p, o), "{p:x} {o:x}");

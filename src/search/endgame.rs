@@ -82,9 +82,17 @@ macro_rules! children_kernel {
         /// Fills `list` with the moves in `moves` of the position (`p` to move, `o` the
         /// opponent), each with its fastest-first key and resulting board; returns how many.
         /// The key: fewer replies for the opponent first (corner replies count three
-        /// times), fewer potential replies, then moves into odd regions and corners.
+        /// times), fewer potential replies, then moves into odd regions and corners; the
+        /// hash move `first` gets `i32::MAX` instead.
         $(#[$attr])*
-        pub(super) fn children(p: u64, o: u64, moves: u64, odd: u64, list: &mut [Child; 32]) -> usize {
+        pub(super) fn children(
+            p: u64,
+            o: u64,
+            moves: u64,
+            odd: u64,
+            first: u8,
+            list: &mut [Child; 32],
+        ) -> usize {
             use super::CORNERS;
             use crate::board::{Board, potential_moves};
             let mut n = 0;
@@ -94,6 +102,11 @@ macro_rules! children_kernel {
                 m &= m - 1;
                 let f = flips(p, o, sq);
                 let child = Board::new(o ^ f, p ^ f ^ (1u64 << sq));
+                if sq as u8 == first {
+                    list[n] = (i32::MAX, sq as u8, child);
+                    n += 1;
+                    continue;
+                }
                 let r = legal_moves(child.player, child.opponent);
                 let mob = (r.count_ones() * 16 + (r & CORNERS).count_ones() * 32) as i32;
                 let potential = potential_moves(child.player, child.opponent).count_ones() as i32;
@@ -120,18 +133,27 @@ mod x86 {
     children_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 
-/// The moves of a position with their boards and fastest-first keys (see the kernel); `fast`
+/// The moves of a position with their boards and fastest-first keys, the hash move `first`
+/// first (see the kernel); `fast`
 /// selects the x86-64 path and must only be set when
 /// [`crate::board::fast_path_available`] says so.
 #[inline]
-fn children(b: &Board, moves: u64, odd: u64, list: &mut [Child; 32], fast: bool) -> usize {
+fn children(
+    b: &Board,
+    moves: u64,
+    odd: u64,
+    first: u8,
+    list: &mut [Child; 32],
+    fast: bool,
+) -> usize {
+    let (p, o) = (b.player, b.opponent);
     #[cfg(target_arch = "x86_64")]
     if fast {
         // SAFETY: callers set `fast` only when the CPU has the kernel's features.
-        return unsafe { x86::children(b.player, b.opponent, moves, odd, list) };
+        return unsafe { x86::children(p, o, moves, odd, first, list) };
     }
     let _ = fast;
-    portable::children(b.player, b.opponent, moves, odd, list)
+    portable::children(p, o, moves, odd, first, list)
 }
 
 impl Searcher<'_> {
@@ -214,13 +236,8 @@ impl Searcher<'_> {
             tt_move = en.best;
         }
         let mut list: [Child; 32] = [(0, 0, Board::default()); 32];
-        let n = children(
-            &b,
-            moves,
-            odd_quadrants(b.empties()),
-            &mut list,
-            self.sh.fast,
-        );
+        let odd = odd_quadrants(b.empties());
+        let n = children(&b, moves, odd, tt_move, &mut list, self.sh.fast);
         let list = &mut list[..n];
         // Enhanced transposition cutoff: a child already known to refute the window. Done
         // before the ordering, which may cost a search per move.
@@ -240,12 +257,13 @@ impl Searcher<'_> {
                 }
             }
         }
-        for x in list.iter_mut() {
-            if x.1 == tt_move {
-                x.0 = i32::MAX;
-            } else if e >= SEARCH_ORDER_EMPTIES {
+        for x in list
+            .iter_mut()
+            .filter(|x| x.1 != tt_move && e >= EVAL_ORDER_EMPTIES)
+        {
+            if e >= SEARCH_ORDER_EMPTIES {
                 x.0 -= self.mid(x.2, -64, 64, 1) * SEARCH_ORDER_WEIGHT;
-            } else if e >= EVAL_ORDER_EMPTIES {
+            } else {
                 x.0 -= self.sh.eval.evaluate(&x.2) * EVAL_ORDER_WEIGHT;
             }
         }
@@ -285,6 +303,7 @@ impl Searcher<'_> {
 mod tests {
     use super::*;
     use crate::board::{Square, fast_path_available};
+    use crate::train::{Rng, random_board};
 
     #[test]
     fn fast_and_portable_children_agree() {
@@ -292,29 +311,20 @@ mod tests {
             eprintln!("no x86-64 fast path on this CPU: nothing to compare");
             return;
         }
-        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
         for _ in 0..500 {
-            let mut b = Board::start();
-            let target = 4 + (rng % 50) as u32;
-            while b.empty_count() > target && !b.is_game_over() {
-                let m = b.moves();
-                if m == 0 {
-                    b = b.passed();
-                    continue;
-                }
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                let k = (rng % m.count_ones() as u64) as usize;
-                b = b.play(Square::iter(m).nth(k).unwrap()).unwrap();
-            }
+            let target = 4 + rng.below(50) as u32;
+            let b = random_board(&mut rng, target);
             let odd = odd_quadrants(b.empties());
             let (mut l1, mut l2) = (
                 [(0, 0, Board::default()); 32],
                 [(0, 0, Board::default()); 32],
             );
-            let n1 = children(&b, b.moves(), odd, &mut l1, false);
-            let n2 = children(&b, b.moves(), odd, &mut l2, true);
+            let first = Square::iter(b.moves())
+                .next()
+                .map_or(NO_MOVE, |s| s.index() as u8);
+            let n1 = children(&b, b.moves(), odd, first, &mut l1, false);
+            let n2 = children(&b, b.moves(), odd, first, &mut l2, true);
             assert_eq!(n1, b.moves().count_ones() as usize);
             assert_eq!(l1[..n1], l2[..n2]);
             for &(_, sq, child) in &l1[..n1] {

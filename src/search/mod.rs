@@ -588,6 +588,7 @@ enum RootKind {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::train::{Rng, random_board};
 
     /// Reads a 64-square board string with `X` to move (enough for these tests).
     fn board(s: &str) -> Board {
@@ -641,25 +642,9 @@ mod tests {
     #[test]
     fn small_endgames_match_reference() {
         let e = Engine::new(EngineConfig::default());
-        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
         for _ in 0..30 {
-            let mut b = Board::start();
-            while b.empty_count() > 12 {
-                let m = b.moves();
-                if m == 0 {
-                    b = b.passed();
-                    if b.moves() == 0 {
-                        break;
-                    }
-                    continue;
-                }
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                let k = (rng % m.count_ones() as u64) as usize;
-                let sq = Square::iter(m).nth(k).unwrap();
-                b = b.play(sq).unwrap();
-            }
+            let b = random_board(&mut rng, 12);
             let want = reference(b, -64, 64);
             let limits = Limits {
                 solve: Some(Solve::Exact),

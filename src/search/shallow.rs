@@ -296,7 +296,8 @@ pub fn solve(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Board, Square, fast_path_available};
+    use crate::board::fast_path_available;
+    use crate::train::{Rng, random_board};
 
     #[cfg(target_arch = "x86_64")]
     #[test]
@@ -331,25 +332,10 @@ mod tests {
             eprintln!("no x86-64 fast path on this CPU: nothing to compare");
             return;
         }
-        let mut rng = 0x0DDB_1A5E_5BAD_5EEDu64;
+        let mut rng = Rng::new(0x0DDB_1A5E_5BAD_5EED);
         for _ in 0..300 {
-            let mut b = Board::start();
-            let target = 1 + (rng % 7) as u32;
-            while b.empty_count() > target {
-                let m = b.moves();
-                if m == 0 {
-                    b = b.passed();
-                    if b.moves() == 0 {
-                        break;
-                    }
-                    continue;
-                }
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                let k = (rng % m.count_ones() as u64) as usize;
-                b = b.play(Square::iter(m).nth(k).unwrap()).unwrap();
-            }
+            let target = 1 + rng.below(7) as u32;
+            let b = random_board(&mut rng, target);
             if b.empty_count() == 0 {
                 continue;
             }

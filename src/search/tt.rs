@@ -32,6 +32,18 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// An entry that knows nothing of the score yet (bounds -64 and 64).
+    fn unbounded(depth: u8, selectivity: u8, best: u8, date: u8) -> Entry {
+        Entry {
+            lower: -64,
+            upper: 64,
+            depth,
+            selectivity,
+            best,
+            date,
+        }
+    }
+
     fn pack(self) -> u64 {
         (self.lower as u8 as u64)
             | (self.upper as u8 as u64) << 8
@@ -149,16 +161,9 @@ impl TranspositionTable {
                     // Keep a deeper result.
                     return;
                 } else {
-                    Entry {
-                        lower: -64,
-                        upper: 64,
-                        depth,
-                        selectivity,
-                        // The move stays: a shallower or more selective search's best
-                        // move is still the best first guess for the deeper one.
-                        best: old.best,
-                        date,
-                    }
+                    // The move stays: a shallower or more selective search's best move is
+                    // still the best first guess for the deeper one.
+                    Entry::unbounded(depth, selectivity, old.best, date)
                 };
                 Self::merge(&mut e, alpha, beta, score, best, date);
                 let nd = e.pack();
@@ -178,14 +183,7 @@ impl TranspositionTable {
                 victim = i;
             }
         }
-        let mut e = Entry {
-            lower: -64,
-            upper: 64,
-            depth,
-            selectivity,
-            best: NO_MOVE,
-            date,
-        };
+        let mut e = Entry::unbounded(depth, selectivity, NO_MOVE, date);
         Self::merge(&mut e, alpha, beta, score, best, date);
         let nd = e.pack();
         bucket[victim][0].store(hash ^ nd, Relaxed);
@@ -255,14 +253,7 @@ impl LocalTable {
         score: i32,
         best: u8,
     ) {
-        let mut e = Entry {
-            lower: -64,
-            upper: 64,
-            depth,
-            selectivity,
-            best: NO_MOVE,
-            date: 0,
-        };
+        let mut e = Entry::unbounded(depth, selectivity, NO_MOVE, 0);
         TranspositionTable::merge(&mut e, alpha, beta, score, best, 0);
         let d = (e.pack() & 0xFF_FFFF_FFFF) | ((search & 0xFF_FFFF) as u64) << 40;
         self.slots[hash as usize & (LOCAL_ENTRIES - 1)] = [hash, d];

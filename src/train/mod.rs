@@ -12,6 +12,8 @@
 //!
 //! Every step is deterministic: the same inputs and seed give the same bytes.
 
+use crate::board::{Board, Square};
+
 pub mod data;
 pub mod error;
 pub mod fit;
@@ -47,6 +49,22 @@ impl Rng {
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
+}
+
+/// A position reached by random moves from the start, stopped at `empties` empty squares
+/// (or earlier, when the game ends).
+pub fn random_board(rng: &mut Rng, empties: u32) -> Board {
+    let mut b = Board::start();
+    while b.empty_count() > empties && !b.is_game_over() {
+        b = match b.moves() {
+            0 => b.passed(),
+            m => {
+                let sq = Square::new(random_bit(rng, m) as u8).expect("a square");
+                b.play(sq).expect("a legal move")
+            }
+        };
+    }
+    b
 }
 
 /// A square picked uniformly from a non-empty bit set.

@@ -7,48 +7,60 @@ const ROW_1: u64 = 0x0000_0000_0000_00FF;
 const ROW_8: u64 = 0xFF00_0000_0000_0000;
 const EDGE: u64 = COL_A | COL_H | ROW_1 | ROW_8;
 
-/// The 15 diagonals (a1-h8 direction) and 15 anti-diagonals (h1-a8 direction) as masks.
-static DIAGONALS: [[u64; 15]; 2] = make_diagonals();
+/// Columns a-b, a-d, g-h, e-h and rows 1-2, 1-4, 7-8, 5-8: the squares from which one, two
+/// or four steps in a direction leave the board.
+const COLS_AB: u64 = COL_A | (COL_A << 1);
+const COLS_AD: u64 = COLS_AB | (COLS_AB << 2);
+const COLS_GH: u64 = COL_H | (COL_H >> 1);
+const COLS_EH: u64 = COLS_GH | (COLS_GH >> 2);
+const ROWS_12: u64 = ROW_1 | (ROW_1 << 8);
+const ROWS_14: u64 = ROWS_12 | (ROWS_12 << 16);
+const ROWS_78: u64 = ROW_8 | (ROW_8 >> 8);
+const ROWS_58: u64 = ROWS_78 | (ROWS_78 >> 16);
 
-const fn make_diagonals() -> [[u64; 15]; 2] {
-    let mut d = [[0u64; 15]; 2];
-    let mut sq = 0;
-    while sq < 64 {
-        let (c, r) = (sq % 8, sq / 8);
-        d[0][7 + c - r] |= 1u64 << sq;
-        d[1][c + r] |= 1u64 << sq;
-        sq += 1;
-    }
-    d
+/// The squares of `filled` whose whole line along a diagonal direction is filled: `shift` is
+/// the step up the board (9: towards h8, 7: towards a8), `up` and `down` the squares from
+/// which 1, 2 and 4 steps up (down) leave the line. Each pass doubles the reach of the
+/// run of filled squares seen from a square; a square is on a full line when the runs up and
+/// down both reach the board's edge.
+#[inline(always)]
+fn full_diagonal(filled: u64, shift: u32, up: [u64; 3], down: [u64; 3]) -> u64 {
+    let mut u = filled & ((filled >> shift) | up[0]);
+    u &= (u >> (2 * shift)) | up[1];
+    u &= (u >> (4 * shift)) | up[2];
+    let mut d = filled & ((filled << shift) | down[0]);
+    d &= (d << (2 * shift)) | down[1];
+    d &= (d << (4 * shift)) | down[2];
+    u & d
 }
 
 /// Squares on lines that are completely filled, for each of the four axes:
 /// (horizontal, vertical, diagonal, anti-diagonal).
 #[inline]
 fn full_lines(filled: u64) -> (u64, u64, u64, u64) {
-    let mut h = 0;
-    for r in 0..8 {
-        let row = ROW_1 << (8 * r);
-        if filled & row == row {
-            h |= row;
-        }
-    }
+    let mut h = filled;
+    h &= h >> 1;
+    h &= h >> 2;
+    h &= h >> 4;
+    let h = (h & COL_A).wrapping_mul(0xFF);
     let mut v = filled;
     v &= v >> 8;
     v &= v >> 16;
     v &= v >> 32;
     v &= ROW_1;
     v = v.wrapping_mul(COL_A);
-    let mut d = 0;
-    let mut a = 0;
-    for (&m, &n) in DIAGONALS[0].iter().zip(&DIAGONALS[1]) {
-        if filled & m == m {
-            d |= m;
-        }
-        if filled & n == n {
-            a |= n;
-        }
-    }
+    let d = full_diagonal(
+        filled,
+        9,
+        [COL_H | ROW_8, COLS_GH | ROWS_78, COLS_EH | ROWS_58],
+        [COL_A | ROW_1, COLS_AB | ROWS_12, COLS_AD | ROWS_14],
+    );
+    let a = full_diagonal(
+        filled,
+        7,
+        [COL_A | ROW_8, COLS_AB | ROWS_78, COLS_AD | ROWS_58],
+        [COL_H | ROW_1, COLS_GH | ROWS_12, COLS_EH | ROWS_14],
+    );
     (h, v, d, a)
 }
 
@@ -79,6 +91,48 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::board::legal_moves;
+
+    /// Full lines found square by square.
+    fn full_lines_reference(filled: u64) -> (u64, u64, u64, u64) {
+        let mut lines = [0u64; 4];
+        for sq in 0..64i32 {
+            for (k, (dc, dr)) in [(1, 0), (0, 1), (1, 1), (-1, 1)].into_iter().enumerate() {
+                let (c, r) = (sq % 8, sq / 8);
+                let mut full = true;
+                for dir in [1, -1] {
+                    let (mut x, mut y) = (c, r);
+                    while (0..8).contains(&x) && (0..8).contains(&y) {
+                        full &= filled >> (y * 8 + x) & 1 != 0;
+                        x += dc * dir;
+                        y += dr * dir;
+                    }
+                }
+                if full {
+                    lines[k] |= 1u64 << sq;
+                }
+            }
+        }
+        (lines[0], lines[1], lines[2], lines[3])
+    }
+
+    #[test]
+    fn full_lines_match_reference() {
+        let mut s = 0x2545_F491_4F6C_DD1Du64;
+        for i in 0..20_000 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            // Mostly full boards, with a few holes (none on some).
+            let holes = (s >> 7) & (s >> 23) & (s >> 41) & if i % 4 == 0 { 0 } else { !0 };
+            let filled = !holes;
+            assert_eq!(
+                full_lines(filled),
+                full_lines_reference(filled),
+                "{filled:x}"
+            );
+            assert_eq!(full_lines(s), full_lines_reference(s), "{s:x}");
+        }
+    }
 
     #[test]
     fn corner_is_stable_and_centre_is_not() {

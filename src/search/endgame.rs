@@ -2,7 +2,8 @@
 //!
 //! - 1 empty: only the flip count is needed.
 //! - up to [`SHALLOW_EMPTIES`]: no move generation and no hash; the empties are tried in
-//!   parity order (squares of regions with an odd number of empties first).
+//!   parity order (squares of regions with an odd number of empties first), at five empties
+//!   fastest first; a stability cutoff from three empties.
 //! - deeper: move generation, fastest-first ordering (fewest replies for the opponent; from
 //!   12 empties on also the evaluation of each move, from 16 a one-ply search), enhanced
 //!   transposition cutoff, the transposition table (below 12 empties a small table of the
@@ -67,6 +68,18 @@ pub(super) fn odd_quadrants(empties: u64) -> u64 {
         }
     }
     m & empties
+}
+
+/// Stability cutoff for the side to move (`p`): the opponent's stable discs bound the score
+/// from above; returns that bound when it is at most `alpha`. Stable discs are counted only
+/// when the opponent has enough discs for the bound to reach `alpha`.
+#[inline(always)]
+pub(super) fn stability_cutoff(p: u64, o: u64, alpha: i32) -> Option<i32> {
+    if alpha < 0 || 64 - 2 * (o.count_ones() as i32) > alpha {
+        return None;
+    }
+    let max = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+    (max <= alpha).then_some(max)
 }
 
 /// Final score of a full (or blocked) board: empties go to the winner.
@@ -194,12 +207,8 @@ impl Searcher<'_> {
             return -self.end_deep(b.passed(), -beta, -alpha, e);
         }
         // Stability cutoff: the opponent's stable discs bound our score from above.
-        if alpha >= 0 {
-            let stable = stable_discs(b.opponent, b.player).count_ones() as i32;
-            let max = 64 - 2 * stable;
-            if max <= alpha {
-                return max;
-            }
+        if let Some(max) = stability_cutoff(b.player, b.opponent, alpha) {
+            return max;
         }
         if self.level < NO_SELECTIVITY && e >= PROBCUT_EMPTIES {
             if let Some(v) = self.end_probcut(b, alpha, beta, e) {
@@ -267,7 +276,6 @@ impl Searcher<'_> {
                 x.0 -= self.sh.eval.evaluate(&x.2) * EVAL_ORDER_WEIGHT;
             }
         }
-        list.sort_unstable_by_key(|x| -x.0);
         let (best, best_move) =
             self.search_moves(list, alpha, beta, e >= SPLIT_EMPTIES, |s, c, a, bt| {
                 s.end(c, a, bt)

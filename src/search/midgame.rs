@@ -69,7 +69,7 @@ impl Searcher<'_> {
         let mut list = [(0, 0, Board::default()); 32];
         let n = self.order_moves(b, moves, tt_move, depth, &mut list);
         let (best, best_move) = self.search_moves(
-            &list[..n],
+            &mut list[..n],
             alpha,
             beta,
             depth >= SPLIT_DEPTH,
@@ -105,8 +105,8 @@ impl Searcher<'_> {
         best
     }
 
-    /// Fills `list` with the moves of `b`, best first: the hash move, then by a shallow
-    /// search (or the evaluation) and the opponent's mobility. Returns the count.
+    /// Fills `list` with the moves of `b` and their keys (higher first): the hash move, then
+    /// by a shallow search (or the evaluation) and the opponent's mobility. Returns the count.
     fn order_moves(
         &mut self,
         b: Board,
@@ -143,7 +143,6 @@ impl Searcher<'_> {
             list[n] = (key, sq as u8, child);
             n += 1;
         }
-        list[..n].sort_unstable_by_key(|x| -x.0);
         n
     }
 

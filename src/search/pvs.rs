@@ -12,14 +12,16 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
 pub type Child = (i32, u8, Board);
 
 impl Searcher<'_> {
-    /// Searches the ordered moves of a node with PVS in `(alpha, beta)`: the first move with
+    /// Searches the moves of a node, highest key first, with PVS in `(alpha, beta)`: each
+    /// next move is picked from `list` when its turn comes (a cut usually comes on the first
+    /// move, so most nodes never sort the rest); the first move with
     /// the full window, the others with a null window and a re-search when they fail high.
     /// `child` searches one resulting board in a window. When `may_split` and more than one
     /// thread exists, the moves after the first are searched in parallel. Returns the
     /// fail-soft best score and its move.
     pub fn search_moves<F>(
         &mut self,
-        list: &[Child],
+        list: &mut [Child],
         alpha: i32,
         beta: i32,
         may_split: bool,
@@ -31,10 +33,21 @@ impl Searcher<'_> {
         let mut best = -65;
         let mut best_move = NO_MOVE;
         let mut a = alpha;
-        for (i, &(_, sq, b)) in list.iter().enumerate() {
+        for i in 0..list.len() {
             if i > 0 && may_split && self.sh.threads > 1 && list.len() - i >= 2 {
-                return self.split(&list[i..], a, beta, (best, best_move), &child);
+                let rest = &mut list[i..];
+                rest.sort_by_key(|x| -x.0);
+                return self.split(rest, a, beta, (best, best_move), &child);
             }
+            // Selection instead of a sort: most nodes need only their first move or two.
+            let mut k = i;
+            for j in i + 1..list.len() {
+                if list[j].0 > list[k].0 {
+                    k = j;
+                }
+            }
+            list.swap(i, k);
+            let (_, sq, b) = list[i];
             let v = if i == 0 {
                 -child(self, b, -beta, -a)
             } else {

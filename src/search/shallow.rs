@@ -45,13 +45,18 @@ macro_rules! shallow_kernel {
             nodes: &mut u64,
         ) -> i32 {
             use super::NEIGHBOURS;
-            use crate::search::endgame::{final_score, odd_quadrants};
+            use crate::search::endgame::{final_score, odd_quadrants, stability_cutoff};
             *nodes += 1;
             if empties & (empties - 1) == 0 {
                 return last_empty(p, o, empties.trailing_zeros() as usize);
             }
             if empties.count_ones() == 2 {
                 return two_empties(p, o, beta, empties, nodes);
+            }
+            if empties.count_ones() >= 3 {
+                if let Some(max) = stability_cutoff(p, o, alpha) {
+                    return max;
+                }
             }
             // Parity only matters with more than two empties.
             let odd = if empties.count_ones() > 2 {
@@ -92,6 +97,79 @@ macro_rules! shallow_kernel {
                     return -solve(o, p, -beta, -alpha, empties, nodes);
                 }
                 return final_score(p, o);
+            }
+            best
+        }
+
+        /// Like [`solve`], for five or more empties: the moves are tried fastest first
+        /// (fewest replies for the opponent among the remaining empties, then odd regions
+        /// first), each searched with [`solve`].
+        $(#[$attr])*
+        pub(super) fn solve_sorted(
+            p: u64,
+            o: u64,
+            alpha: i32,
+            beta: i32,
+            empties: u64,
+            nodes: &mut u64,
+        ) -> i32 {
+            use super::NEIGHBOURS;
+            use crate::search::endgame::{final_score, odd_quadrants, stability_cutoff};
+            *nodes += 1;
+            if let Some(max) = stability_cutoff(p, o, alpha) {
+                return max;
+            }
+            let odd = odd_quadrants(empties);
+            // (key, square, board after the move): smaller keys first.
+            let mut list = [(0u32, 0u32, 0u64, 0u64); 16];
+            let mut n = 0;
+            let mut m = empties;
+            while m != 0 {
+                let sq = m.trailing_zeros();
+                m &= m - 1;
+                if o & NEIGHBOURS[sq as usize] == 0 {
+                    continue;
+                }
+                let f = flips(p, o, sq as usize);
+                if f == 0 {
+                    continue;
+                }
+                let bit = 1u64 << sq;
+                let (np, no) = (o ^ f, p ^ f ^ bit);
+                let replies = (legal_moves(np, no) & empties).count_ones();
+                let key = replies * 2 + (((odd >> sq) & 1) ^ 1) as u32;
+                let mut i = n;
+                while i > 0 && list[i - 1].0 > key {
+                    list[i] = list[i - 1];
+                    i -= 1;
+                }
+                list[i] = (key, sq, np, no);
+                n += 1;
+            }
+            if n == 0 {
+                if has_move(o, p, empties) {
+                    return -solve_sorted(o, p, -beta, -alpha, empties, nodes);
+                }
+                return final_score(p, o);
+            }
+            let mut best = -65;
+            let mut a = alpha;
+            for &(_, sq, np, no) in &list[..n] {
+                let rest = empties ^ (1u64 << sq);
+                let v = if rest.count_ones() >= super::SORTED_EMPTIES {
+                    -solve_sorted(np, no, -beta, -a, rest, nodes)
+                } else {
+                    -solve(np, no, -beta, -a, rest, nodes)
+                };
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        return v;
+                    }
+                    if v > a {
+                        a = v;
+                    }
+                }
             }
             best
         }
@@ -169,7 +247,7 @@ macro_rules! shallow_kernel {
 }
 
 mod portable {
-    use crate::board::flips;
+    use crate::board::{flips, legal_moves};
 
     /// How many discs a move of `p` on `sq` flips.
     #[inline(always)]
@@ -183,7 +261,7 @@ mod portable {
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::{LINE_FLIPS, LINES};
-    use crate::board::avx2::flips;
+    use crate::board::avx2::{flips, legal_moves};
     use std::arch::x86_64::_pext_u64;
 
     /// How many discs a move of `p` on `sq` flips, when `sq` is the only empty square: the
@@ -271,6 +349,9 @@ static LINE_FLIPS: [[u8; 256]; 8] = {
     t
 };
 
+/// From this many empties on, the small solver orders its moves fastest first.
+const SORTED_EMPTIES: u32 = 5;
+
 /// Exact score of a small endgame (`empties` as a mask, at least one) in `(alpha, beta)`,
 /// fail-soft; adds its nodes to `nodes`. `fast` selects the x86-64 path and must only be set
 /// when [`crate::board::fast_path_available`] says so.
@@ -284,13 +365,24 @@ pub fn solve(
     nodes: &mut u64,
     fast: bool,
 ) -> i32 {
+    let sorted = empties.count_ones() >= SORTED_EMPTIES;
     #[cfg(target_arch = "x86_64")]
     if fast {
         // SAFETY: callers set `fast` only when the CPU has the kernel's features.
-        return unsafe { x86::solve(p, o, alpha, beta, empties, nodes) };
+        return unsafe {
+            if sorted {
+                x86::solve_sorted(p, o, alpha, beta, empties, nodes)
+            } else {
+                x86::solve(p, o, alpha, beta, empties, nodes)
+            }
+        };
     }
     let _ = fast;
-    portable::solve(p, o, alpha, beta, empties, nodes)
+    if sorted {
+        portable::solve_sorted(p, o, alpha, beta, empties, nodes)
+    } else {
+        portable::solve(p, o, alpha, beta, empties, nodes)
+    }
 }
 
 #[cfg(test)]
@@ -322,6 +414,34 @@ mod tests {
                     crate::board::flips(a, b, sq).count_ones() as i32,
                     "{a:x} {sq}"
                 );
+            }
+        }
+    }
+
+    /// The small solver against plain alpha-beta, in windows on both sides of the score and
+    /// around it: an exact score inside the window, a true bound outside it.
+    #[test]
+    fn matches_reference_in_every_window() {
+        let mut rng = Rng::new(0x5DEE_CE66_D1CE_4E5B);
+        for _ in 0..400 {
+            let target = 3 + rng.below(5) as u32;
+            let b = random_board(&mut rng, target);
+            if b.empty_count() == 0 {
+                continue;
+            }
+            let exact = crate::search::tests::reference(b, -64, 64);
+            for fast in [false, fast_path_available()] {
+                for (alpha, beta) in [(-64, 64), (exact - 1, exact + 1), (-1, 0), (0, 1), (8, 9)] {
+                    let mut n = 0;
+                    let v = solve(b.player, b.opponent, alpha, beta, b.empties(), &mut n, fast);
+                    if v <= alpha {
+                        assert!(exact <= v, "{b:?} ({alpha}, {beta}): {v} vs {exact}");
+                    } else if v >= beta {
+                        assert!(exact >= v, "{b:?} ({alpha}, {beta}): {v} vs {exact}");
+                    } else {
+                        assert_eq!(v, exact, "{b:?} ({alpha}, {beta})");
+                    }
+                }
             }
         }
     }

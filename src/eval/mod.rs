@@ -9,7 +9,9 @@
 pub mod file;
 pub mod pattern;
 
-use crate::board::{Board, Square, legal_moves};
+#[cfg(target_arch = "x86_64")]
+use crate::board::avx2;
+use crate::board::{Board, Square, fast_path_available, legal_moves};
 use pattern::{FAMILIES, FAMILY_COUNT, Instance, Transforms, instances, table_size};
 use std::sync::{Arc, OnceLock};
 
@@ -89,23 +91,85 @@ const PLAN: [(usize, [u8; 8]); FAMILY_COUNT] = [
 /// The index of the mobility entry for a board (relative to the phase block).
 #[inline(always)]
 fn mobility_index(p: u64, o: u64) -> usize {
-    let mob = legal_moves(p, o).count_ones() as i32 - legal_moves(o, p).count_ones() as i32;
+    mobility_entry(legal_moves(p, o), legal_moves(o, p))
+}
+
+/// The index of the mobility entry for the moves of both sides.
+#[inline(always)]
+fn mobility_entry(mine: u64, theirs: u64) -> usize {
+    let mob = mine.count_ones() as i32 - theirs.count_ones() as i32;
     LAYOUT.mobility + (mob + 32).clamp(0, MOBILITY_SPAN as i32 - 1) as usize
 }
 
-/// Adds the entries of the instances of family `F` to `sum` (or records their indices).
+/// The entries of the instances of family `F`, summed; `FAST` reads the patterns with
+/// `pext` (only inside [`units_x86`]).
 #[inline(always)]
-fn family_sum<const F: usize>(w: &[i16], tp: &Transforms, to: &Transforms) -> i32 {
+fn family_sum<const F: usize, const FAST: bool>(
+    w: &[i16],
+    tp: &Transforms,
+    to: &Transforms,
+) -> i32 {
+    let gather = |x: u64| {
+        #[cfg(target_arch = "x86_64")]
+        if FAST {
+            // SAFETY: FAST is only set on the path chosen when the CPU has BMI2.
+            return unsafe { pattern::gather_pext(F, x) };
+        }
+        pattern::gather(F, x)
+    };
     let (n, syms) = PLAN[F];
     let t = &w[LAYOUT.offsets[F]..LAYOUT.offsets[F] + table_size(F)];
     let mut sum = 0;
     for &s in &syms[..n] {
         let s = s as usize;
-        let i = pattern::BASE3[pattern::gather(F, tp.0[s])] as usize
-            + 2 * pattern::BASE3[pattern::gather(F, to.0[s])] as usize;
+        let i =
+            pattern::BASE3[gather(tp.0[s])] as usize + 2 * pattern::BASE3[gather(to.0[s])] as usize;
         sum += t[i] as i32;
     }
     sum
+}
+
+/// The raw evaluation of `board` with the weights `w` of its phase (see
+/// [`Weights::evaluate_units`]); `FAST` selects `pext` and the AVX2 move generator.
+#[inline(always)]
+fn units<const FAST: bool>(w: &[i16], board: &Board) -> i32 {
+    let (p, o) = (board.player, board.opponent);
+    let (tp, to) = (Transforms::new(p), Transforms::new(o));
+    #[cfg(target_arch = "x86_64")]
+    let mobility = if FAST {
+        // SAFETY: FAST is only set on the path chosen when the CPU has AVX2.
+        unsafe { mobility_entry(avx2::legal_moves(p, o), avx2::legal_moves(o, p)) }
+    } else {
+        mobility_index(p, o)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let mobility = mobility_index(p, o);
+    w[bias_index(board)] as i32
+        + family_sum::<0, FAST>(w, &tp, &to)
+        + family_sum::<1, FAST>(w, &tp, &to)
+        + family_sum::<2, FAST>(w, &tp, &to)
+        + family_sum::<3, FAST>(w, &tp, &to)
+        + family_sum::<4, FAST>(w, &tp, &to)
+        + family_sum::<5, FAST>(w, &tp, &to)
+        + family_sum::<6, FAST>(w, &tp, &to)
+        + family_sum::<7, FAST>(w, &tp, &to)
+        + family_sum::<8, FAST>(w, &tp, &to)
+        + family_sum::<9, FAST>(w, &tp, &to)
+        + family_sum::<10, FAST>(w, &tp, &to)
+        + w[mobility] as i32
+}
+
+/// [`units`] compiled for x86-64 CPUs with BMI2 and AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+fn units_x86(w: &[i16], board: &Board) -> i32 {
+    units::<true>(w, board)
+}
+
+/// Whether the evaluation takes its x86-64 path (decided once).
+fn fast_eval() -> bool {
+    static FAST: OnceLock<bool> = OnceLock::new();
+    *FAST.get_or_init(fast_path_available)
 }
 
 /// Writes the feature indices of `board` (relative to the start of its phase's block) into
@@ -250,23 +314,21 @@ impl Weights {
     /// The raw evaluation in weight units (1/[`SCALE`] disc) for the side to move.
     #[inline]
     pub fn evaluate_units(&self, board: &Board) -> i32 {
-        let (p, o) = (board.player, board.opponent);
         let ph = phase(board.empty_count());
         let w = &self.data[ph * LAYOUT.size..(ph + 1) * LAYOUT.size];
-        let (tp, to) = (Transforms::new(p), Transforms::new(o));
-        w[bias_index(board)] as i32
-            + family_sum::<0>(w, &tp, &to)
-            + family_sum::<1>(w, &tp, &to)
-            + family_sum::<2>(w, &tp, &to)
-            + family_sum::<3>(w, &tp, &to)
-            + family_sum::<4>(w, &tp, &to)
-            + family_sum::<5>(w, &tp, &to)
-            + family_sum::<6>(w, &tp, &to)
-            + family_sum::<7>(w, &tp, &to)
-            + family_sum::<8>(w, &tp, &to)
-            + family_sum::<9>(w, &tp, &to)
-            + family_sum::<10>(w, &tp, &to)
-            + w[mobility_index(p, o)] as i32
+        #[cfg(target_arch = "x86_64")]
+        if fast_eval() {
+            // SAFETY: the CPU has the features of the x86-64 path.
+            return unsafe { units_x86(w, board) };
+        }
+        units::<false>(w, board)
+    }
+
+    /// [`Weights::evaluate_units`] on the portable path, whatever the CPU (for tests and
+    /// benchmarks).
+    pub fn evaluate_units_portable(&self, board: &Board) -> i32 {
+        let ph = phase(board.empty_count());
+        units::<false>(&self.data[ph * LAYOUT.size..(ph + 1) * LAYOUT.size], board)
     }
 
     /// The estimated final disc difference for the side to move, in whole discs, kept
@@ -403,6 +465,7 @@ mod tests {
         for b in sample_boards() {
             let v = w.evaluate_units(&b);
             assert_eq!(v, w.evaluate_units_reference(&b));
+            assert_eq!(v, w.evaluate_units_portable(&b));
             let mut f = [0u32; FEATURES];
             features(&b, &mut f);
             let blk = w.block(phase(b.empty_count()));

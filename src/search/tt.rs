@@ -73,9 +73,13 @@ impl Entry {
 
 const BUCKET: usize = 4;
 
+/// Four entries (key XOR data, data) on one cache line.
+#[repr(align(64))]
+struct Bucket([[AtomicU64; 2]; BUCKET]);
+
 /// A lockless, shared transposition table.
 pub struct TranspositionTable {
-    slots: Vec<[AtomicU64; 2]>,
+    slots: Vec<Bucket>,
     mask: usize,
     date: AtomicU64,
 }
@@ -87,9 +91,8 @@ impl TranspositionTable {
         let bytes = mb.max(1) * 1024 * 1024;
         let buckets = (bytes / (16 * BUCKET)).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        let n = buckets * BUCKET;
-        let mut slots = Vec::with_capacity(n);
-        slots.resize_with(n, || [AtomicU64::new(0), AtomicU64::new(0)]);
+        let mut slots = Vec::with_capacity(buckets);
+        slots.resize_with(buckets, || Bucket(Default::default()));
         TranspositionTable {
             slots,
             mask: buckets - 1,
@@ -99,12 +102,12 @@ impl TranspositionTable {
 
     /// Size in megabytes.
     pub fn size_mb(&self) -> usize {
-        self.slots.len() * 16 / (1024 * 1024)
+        self.slots.len() * size_of::<Bucket>() / (1024 * 1024)
     }
 
     /// Forgets everything.
     pub fn clear(&self) {
-        for s in &self.slots {
+        for s in self.slots.iter().flat_map(|b| &b.0) {
             s[0].store(0, Relaxed);
             s[1].store(0, Relaxed);
         }
@@ -116,15 +119,14 @@ impl TranspositionTable {
         self.date.fetch_add(1, Relaxed);
     }
 
-    fn bucket(&self, hash: u64) -> usize {
-        ((hash as usize) & self.mask) * BUCKET
+    fn bucket(&self, hash: u64) -> &[[AtomicU64; 2]; BUCKET] {
+        &self.slots[(hash as usize) & self.mask].0
     }
 
     /// The entry for `hash`, if any.
     #[inline]
     pub fn probe(&self, hash: u64) -> Option<Entry> {
-        let b = self.bucket(hash);
-        for s in &self.slots[b..b + BUCKET] {
+        for s in self.bucket(hash) {
             let d = s[1].load(Relaxed);
             if s[0].load(Relaxed) ^ d == hash && d != 0 {
                 return Some(Entry::unpack(d));
@@ -147,8 +149,7 @@ impl TranspositionTable {
         best: u8,
     ) {
         let date = self.date.load(Relaxed) as u8;
-        let b = self.bucket(hash);
-        let bucket = &self.slots[b..b + BUCKET];
+        let bucket = self.bucket(hash);
         let mut victim = 0;
         let mut victim_worth = u32::MAX;
         for (i, s) in bucket.iter().enumerate() {

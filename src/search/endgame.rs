@@ -5,7 +5,7 @@
 //!   parity order (squares of regions with an odd number of empties first), at five empties
 //!   fastest first; a stability cutoff from three empties.
 //! - deeper: move generation, fastest-first ordering (fewest replies for the opponent; from
-//!   12 empties on also the evaluation of each move, from 16 a one-ply search), enhanced
+//!   12 empties on also the evaluation of each move, from 18 a one-ply search), enhanced
 //!   transposition cutoff, the transposition table (below 12 empties a small table of the
 //!   thread's own), a stability cutoff, and parallel splits (Young Brothers Wait).
 //!
@@ -36,10 +36,10 @@ const EVAL_ORDER_EMPTIES: u32 = 12;
 const EVAL_ORDER_WEIGHT: i32 = 4;
 
 /// From this many empties on, moves are also ordered by a one-ply search of the child.
-const SEARCH_ORDER_EMPTIES: u32 = 16;
+const SEARCH_ORDER_EMPTIES: u32 = 18;
 
 /// Weight of that search's score (per disc) against the mobility keys (16 per reply).
-const SEARCH_ORDER_WEIGHT: i32 = 8;
+const SEARCH_ORDER_WEIGHT: i32 = 6;
 
 /// From this many empties on, a selective endgame search tries probcut.
 const PROBCUT_EMPTIES: u32 = 12;

@@ -6,15 +6,16 @@
 //!   fastest first; a stability cutoff from three empties.
 //! - deeper: move generation, fastest-first ordering (fewest replies for the opponent; from
 //!   12 empties on also the evaluation of each move, from 18 a one-ply search), enhanced
-//!   transposition cutoff, the transposition table (below 12 empties a small table of the
-//!   thread's own), a stability cutoff, and parallel splits (Young Brothers Wait).
+//!   transposition cutoff (from 7 empties), the transposition table (below 12 empties a
+//!   small table of the thread's own), a stability cutoff, and parallel splits (Young
+//!   Brothers Wait).
 //!
 //! Scores are fail-soft: below `alpha` an upper bound, above `beta` a lower bound.
 
 use super::context::{NO_SELECTIVITY, Searcher};
 use super::pvs::Child;
 use super::shallow;
-use super::tt::{NO_MOVE, with_local};
+use super::tt::{Entry, NO_MOVE, with_local};
 use crate::board::{Board, stable_discs};
 
 /// At or below this many empties the solver uses its no-hash, no-movegen code.
@@ -24,9 +25,9 @@ pub const SHALLOW_EMPTIES: u32 = 5;
 /// through the thread's local table.
 const HASH_EMPTIES: u32 = 12;
 
-/// From this many empties on, the children are looked up in the shared table before the
-/// search (enhanced transposition cutoff).
-const ETC_EMPTIES: u32 = HASH_EMPTIES + 1;
+/// From this many empties on, the children are looked up in the tables before the search
+/// (enhanced transposition cutoff; below [`HASH_EMPTIES`] in the thread's own table).
+const ETC_EMPTIES: u32 = 7;
 
 /// From this many empties on (below [`SEARCH_ORDER_EMPTIES`]), moves are also ordered by
 /// the evaluation of the child.
@@ -218,16 +219,10 @@ impl Searcher<'_> {
                 return 0;
             }
         }
-        let use_hash = e >= HASH_EMPTIES;
         let hash = b.hash();
         let mut tt_move = NO_MOVE;
         let (mut alpha, mut beta) = (alpha, beta);
-        let entry = if use_hash {
-            self.sh.tt.probe(hash)
-        } else {
-            with_local(|t| t.probe(hash, self.sh.search))
-        };
-        if let Some(en) = entry {
+        if let Some(en) = self.probe_table(hash, e) {
             if en.depth as u32 >= e && en.selectivity >= self.level {
                 let (lo, hi) = (en.lower as i32, en.upper as i32);
                 if lo >= beta {
@@ -252,15 +247,13 @@ impl Searcher<'_> {
         // before the ordering, which may cost a search per move.
         if e >= ETC_EMPTIES {
             for &(_, sq, child) in list.iter() {
-                let Some(en) = self.sh.tt.probe(child.hash()) else {
+                let Some(en) = self.probe_table(child.hash(), e - 1) else {
                     continue;
                 };
                 if en.depth as u32 + 1 >= e && en.selectivity >= self.level {
                     let v = -(en.upper as i32);
                     if v >= beta {
-                        self.sh
-                            .tt
-                            .store(hash, e as u8, self.level, alpha, beta, v, sq);
+                        self.store_table(hash, e, alpha, beta, v, sq);
                         return v;
                     }
                 }
@@ -283,19 +276,34 @@ impl Searcher<'_> {
         if self.stopped {
             return 0;
         }
-        if use_hash {
+        self.store_table(hash, e, alpha, beta, best, best_move);
+        best
+    }
+
+    /// The table entry of a position with `e` empties: in the shared table from
+    /// [`HASH_EMPTIES`] on, below in the thread's own.
+    #[inline]
+    fn probe_table(&self, hash: u64, e: u32) -> Option<Entry> {
+        if e >= HASH_EMPTIES {
+            self.sh.tt.probe(hash)
+        } else {
+            with_local(|t| t.probe(hash, self.sh.search))
+        }
+    }
+
+    /// Stores a result of a position with `e` empties in the table that
+    /// [`Searcher::probe_table`] reads.
+    #[inline]
+    fn store_table(&self, hash: u64, e: u32, alpha: i32, beta: i32, score: i32, best: u8) {
+        if e >= HASH_EMPTIES {
             self.sh
                 .tt
-                .store(hash, e as u8, self.level, alpha, beta, best, best_move);
+                .store(hash, e as u8, self.level, alpha, beta, score, best);
         } else {
             let search = self.sh.search;
-            with_local(|t| {
-                t.store(
-                    hash, search, e as u8, self.level, alpha, beta, best, best_move,
-                )
-            });
+            let level = self.level;
+            with_local(|t| t.store(hash, search, e as u8, level, alpha, beta, score, best));
         }
-        best
     }
 
     /// Probcut in a selective endgame search: a shallow midgame search predicts that the

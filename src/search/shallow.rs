@@ -53,17 +53,11 @@ macro_rules! shallow_kernel {
             if empties.count_ones() == 2 {
                 return two_empties(p, o, beta, empties, nodes);
             }
-            if empties.count_ones() >= 3 {
-                if let Some(max) = stability_cutoff(p, o, alpha) {
-                    return max;
-                }
+            // Three or more empties from here on.
+            if let Some(max) = stability_cutoff(p, o, alpha) {
+                return max;
             }
-            // Parity only matters with more than two empties.
-            let odd = if empties.count_ones() > 2 {
-                odd_quadrants(empties)
-            } else {
-                empties
-            };
+            let odd = odd_quadrants(empties);
             let mut best = -65;
             let mut a = alpha;
             for set in [odd, empties & !odd] {
@@ -103,7 +97,8 @@ macro_rules! shallow_kernel {
 
         /// Like [`solve`], for five or more empties: the moves are tried fastest first
         /// (fewest replies for the opponent among the remaining empties, then odd regions
-        /// first), each searched with [`solve`].
+        /// first), each searched with [`solve`] (or with this function while
+        /// [`SORTED_EMPTIES`](super::SORTED_EMPTIES) or more empties remain).
         $(#[$attr])*
         pub(super) fn solve_sorted(
             p: u64,

@@ -337,13 +337,8 @@ mod tests {
     /// `n` random pairs of disjoint bitboards from `seed`, in turn dense, medium and sparse.
     #[cfg(target_arch = "x86_64")]
     fn random_boards(seed: u64, n: usize) -> impl Iterator<Item = (u64, u64)> {
-        let mut s = seed;
-        let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut rng = crate::train::Rng::new(seed);
+        let mut next = move || rng.next_u64();
         (0..n).map(move |i| {
             let (a, b, c) = (next(), next(), next());
             let occupied = match i % 3 {

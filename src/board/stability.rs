@@ -117,11 +117,9 @@ mod tests {
 
     #[test]
     fn full_lines_match_reference() {
-        let mut s = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = crate::train::Rng::new(0x2545_F491_4F6C_DD1D);
         for i in 0..20_000 {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
+            let s = rng.next_u64();
             // Mostly full boards, with a few holes (none on some).
             let holes = (s >> 7) & (s >> 23) & (s >> 41) & if i % 4 == 0 { 0 } else { !0 };
             let filled = !holes;

@@ -148,8 +148,7 @@ mod x86 {
 }
 
 /// The moves of a position with their boards and fastest-first keys, the hash move `first`
-/// first (see the kernel); `fast`
-/// selects the x86-64 path and must only be set when
+/// first (see the kernel); `fast` selects the x86-64 path and must only be set when
 /// [`crate::board::fast_path_available`] says so.
 #[inline]
 fn children(
@@ -259,14 +258,13 @@ impl Searcher<'_> {
                 }
             }
         }
-        for x in list
-            .iter_mut()
-            .filter(|x| x.1 != tt_move && e >= EVAL_ORDER_EMPTIES)
-        {
-            if e >= SEARCH_ORDER_EMPTIES {
-                x.0 -= self.mid(x.2, -64, 64, 1) * SEARCH_ORDER_WEIGHT;
-            } else {
-                x.0 -= self.sh.eval.evaluate(&x.2) * EVAL_ORDER_WEIGHT;
+        if e >= EVAL_ORDER_EMPTIES {
+            for x in list.iter_mut().filter(|x| x.1 != tt_move) {
+                x.0 -= if e >= SEARCH_ORDER_EMPTIES {
+                    self.mid(x.2, -64, 64, 1) * SEARCH_ORDER_WEIGHT
+                } else {
+                    self.sh.eval.evaluate(&x.2) * EVAL_ORDER_WEIGHT
+                };
             }
         }
         let (best, best_move) =

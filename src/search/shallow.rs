@@ -97,8 +97,7 @@ macro_rules! shallow_kernel {
 
         /// Like [`solve`], for five or more empties: the moves are tried fastest first
         /// (fewest replies for the opponent among the remaining empties, then odd regions
-        /// first), each searched with [`solve`] (or with this function while
-        /// [`SORTED_EMPTIES`](super::SORTED_EMPTIES) or more empties remain).
+        /// first), each searched with [`solve`].
         $(#[$attr])*
         pub(super) fn solve_sorted(
             p: u64,
@@ -150,12 +149,7 @@ macro_rules! shallow_kernel {
             let mut best = -65;
             let mut a = alpha;
             for &(_, sq, np, no) in &list[..n] {
-                let rest = empties ^ (1u64 << sq);
-                let v = if rest.count_ones() >= super::SORTED_EMPTIES {
-                    -solve_sorted(np, no, -beta, -a, rest, nodes)
-                } else {
-                    -solve(np, no, -beta, -a, rest, nodes)
-                };
+                let v = -solve(np, no, -beta, -a, empties ^ (1u64 << sq), nodes);
                 if v > best {
                     best = v;
                     if v >= beta {
@@ -393,13 +387,10 @@ mod tests {
             eprintln!("no x86-64 fast path on this CPU: nothing to compare");
             return;
         }
-        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
         for i in 0..20_000 {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
             let sq = i % 64;
-            let p = rng & !(1u64 << sq);
+            let p = rng.next_u64() & !(1u64 << sq);
             let o = !p & !(1u64 << sq);
             for (a, b) in [(p, o), (o, p)] {
                 // SAFETY: the fast path (with BMI2) is available.

@@ -64,22 +64,144 @@ fn full_lines(filled: u64) -> (u64, u64, u64, u64) {
     (h, v, d, a)
 }
 
-/// The discs of `p` that can never be flipped (a safe under-estimate): a disc is stable when,
-/// along each of the four axes, its line is full, or it touches the board's edge, or a stable
-/// disc of its own colour.
+/// `TERNARY[bits]`: the base-3 digits of a line's squares, 1 for each set bit (a line's
+/// index is `TERNARY[p] + 2 * TERNARY[o]`).
+static TERNARY: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut bits = 0;
+    while bits < 256 {
+        let (mut v, mut place, mut i) = (0u16, 1u16, 0);
+        while i < 8 {
+            if bits >> i & 1 != 0 {
+                v += place;
+            }
+            place *= 3;
+            i += 1;
+        }
+        t[bits] = v;
+        bits += 1;
+    }
+    t
+};
+
+/// The discs a move at `x` of the side owning `me` flips along a line of 8 squares.
+const fn line_flips(me: u8, other: u8, x: u32) -> u8 {
+    let mut f = 0u8;
+    let mut dir = 0;
+    while dir < 2 {
+        let mut run = 0u8;
+        let mut i = x as i32;
+        loop {
+            i += if dir == 0 { 1 } else { -1 };
+            if i < 0 || i >= 8 || other >> i & 1 == 0 {
+                break;
+            }
+            run |= 1 << i;
+        }
+        if i >= 0 && i < 8 && me >> i & 1 != 0 {
+            f |= run;
+        }
+        dir += 1;
+    }
+    f
+}
+
+/// `EDGE_STABLE[TERNARY[p] + 2 * TERNARY[o]]`: the discs of a line of 8 squares (an edge)
+/// whose colour never changes, whatever is played on the line by either side in any order
+/// (any empty square may be filled by either colour: its move may flip along other lines).
+/// Filled lines first, each from the lines with one more disc.
+static EDGE_STABLE: [u8; 6561] = {
+    let mut t = [0u8; 6561];
+    let mut filled = 9;
+    while filled > 0 {
+        filled -= 1;
+        let mut p = 0usize;
+        while p < 256 {
+            let mut o = 0usize;
+            while o < 256 {
+                if p & o == 0 && (p | o).count_ones() == filled {
+                    let (pb, ob) = (p as u8, o as u8);
+                    let mut stable = pb | ob;
+                    let mut x = 0;
+                    while x < 8 {
+                        if (pb | ob) >> x & 1 == 0 {
+                            let bit = 1u8 << x;
+                            let f = line_flips(pb, ob, x);
+                            let (np, no) = (pb | bit | f, ob & !f);
+                            stable &= !f
+                                & t[TERNARY[np as usize] as usize
+                                    + 2 * TERNARY[no as usize] as usize];
+                            let f = line_flips(ob, pb, x);
+                            let (np, no) = (pb & !f, ob | bit | f);
+                            stable &= !f
+                                & t[TERNARY[np as usize] as usize
+                                    + 2 * TERNARY[no as usize] as usize];
+                        }
+                        x += 1;
+                    }
+                    t[TERNARY[p] as usize + 2 * TERNARY[o] as usize] = stable;
+                }
+                o += 1;
+            }
+            p += 1;
+        }
+    }
+    t
+};
+
+/// `COLUMN[bits]`: bit i of `bits` moved to row i of column a.
+static COLUMN: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut bits = 0;
+    while bits < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if bits >> i & 1 != 0 {
+                t[bits] |= 1u64 << (8 * i);
+            }
+            i += 1;
+        }
+        bits += 1;
+    }
+    t
+};
+
+/// Column a of `x` as a line: row i to bit i.
+#[inline(always)]
+fn column_a(x: u64) -> usize {
+    ((x & COL_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize
+}
+
+/// The stable discs of either colour on a line, from the two sides' discs on it.
+#[inline(always)]
+fn edge_line(p: usize, o: usize) -> u8 {
+    EDGE_STABLE[TERNARY[p] as usize + 2 * TERNARY[o] as usize]
+}
+
+/// The discs on the four edges whose colour never changes (see [`EDGE_STABLE`]): a disc on
+/// an edge can only be flipped along that edge.
+#[inline]
+fn stable_edges(p: u64, o: u64) -> u64 {
+    let row1 = edge_line(p as usize & 0xFF, o as usize & 0xFF) as u64;
+    let row8 = (edge_line((p >> 56) as usize, (o >> 56) as usize) as u64) << 56;
+    let col_a = COLUMN[edge_line(column_a(p), column_a(o)) as usize];
+    let col_h = COLUMN[edge_line(column_a(p >> 7), column_a(o >> 7)) as usize] << 7;
+    row1 | row8 | col_a | col_h
+}
+
+/// The discs of `p` that can never be flipped (a safe under-estimate): on the edges, the
+/// discs no sequence of moves along the edge can flip; inside, a disc is stable when, along
+/// each of the four axes, its line is full or it touches a stable disc of its own colour.
 pub fn stable_discs(p: u64, o: u64) -> u64 {
     let (fh, fv, fd, fa) = full_lines(p | o);
-    let h_ok = fh | COL_A | COL_H;
-    let v_ok = fv | ROW_1 | ROW_8;
-    let d_ok = fd | EDGE;
-    let a_ok = fa | EDGE;
-    let mut stable = 0u64;
+    let inner = p & !EDGE;
+    let mut stable = (stable_edges(p, o) & p) | (inner & fh & fv & fd & fa);
     loop {
-        let h = h_ok | ((stable << 1) & !COL_A) | ((stable >> 1) & !COL_H);
-        let v = v_ok | (stable << 8) | (stable >> 8);
-        let d = d_ok | ((stable << 9) & !COL_A) | ((stable >> 9) & !COL_H);
-        let a = a_ok | ((stable << 7) & !COL_H) | ((stable >> 7) & !COL_A);
-        let next = p & h & v & d & a;
+        let h = fh | ((stable << 1) & !COL_A) | ((stable >> 1) & !COL_H);
+        let v = fv | (stable << 8) | (stable >> 8);
+        let d = fd | ((stable << 9) & !COL_A) | ((stable >> 9) & !COL_H);
+        let a = fa | ((stable << 7) & !COL_H) | ((stable >> 7) & !COL_A);
+        let next = stable | (inner & h & v & d & a);
         if next == stable {
             return stable;
         }
@@ -138,6 +260,51 @@ mod tests {
         assert_eq!(stable_discs(1 << 27, 1 << 28), 0);
         // A full first row of one colour is stable.
         assert_eq!(stable_discs(0xFF, 0xFF00) & 0xFF, 0xFF);
+    }
+
+    #[test]
+    fn filled_edge_segments_are_stable() {
+        // Row 1: a1 empty, b1 and d1-h1 for one side, c1 for the other. Nothing can flip
+        // c1 (its neighbours are filled and d1 is stable); b1 falls to a move on a1.
+        let (x, y) = (0xFAu64, 0x04u64);
+        assert_eq!(stable_discs(y, x) & 0xFF, 0x04);
+        assert_eq!(stable_discs(x, y) & 0xFF, 0xF8);
+    }
+
+    /// Along random games, a disc found stable keeps its colour to the end.
+    #[test]
+    fn stable_discs_keep_their_colour() {
+        use crate::train::{Rng, random_bit, random_board};
+        let mut rng = Rng::new(0x6A09_E667_F3BC_C908);
+        for _ in 0..3000 {
+            let target = rng.below(45) as u32;
+            let mut b = random_board(&mut rng, target);
+            // `mine` and `theirs`: the discs found stable of the side to move at the start
+            // and of the other side.
+            let (mut mine, mut theirs, mut swapped) = (0u64, 0u64, false);
+            loop {
+                let (a, c) = if swapped {
+                    (b.opponent, b.player)
+                } else {
+                    (b.player, b.opponent)
+                };
+                assert_eq!(mine & !a, 0, "{b:?}");
+                assert_eq!(theirs & !c, 0, "{b:?}");
+                mine |= stable_discs(a, c);
+                theirs |= stable_discs(c, a);
+                if b.is_game_over() {
+                    break;
+                }
+                b = match b.moves() {
+                    0 => b.passed(),
+                    m => {
+                        let sq = crate::board::Square::new(random_bit(&mut rng, m) as u8);
+                        b.play(sq.expect("a square")).expect("a legal move")
+                    }
+                };
+                swapped = !swapped;
+            }
+        }
     }
 
     #[test]

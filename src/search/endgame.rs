@@ -116,17 +116,17 @@ macro_rules! children_kernel {
                 m &= m - 1;
                 let f = flips(p, o, sq);
                 let child = Board::new(o ^ f, p ^ f ^ (1u64 << sq));
+                let r = legal_moves(child.player, child.opponent);
                 if sq as u8 == first {
-                    list[n] = (i32::MAX, sq as u8, child);
+                    list[n] = Child { key: i32::MAX, sq: sq as u8, board: child, moves: r };
                     n += 1;
                     continue;
                 }
-                let r = legal_moves(child.player, child.opponent);
                 let mob = (r.count_ones() * 16 + (r & CORNERS).count_ones() * 32) as i32;
                 let potential = potential_moves(child.player, child.opponent).count_ones() as i32;
                 let parity = ((odd >> sq) & 1) as i32;
                 let key = -mob - potential * 2 + parity * 4 + ((CORNERS >> sq) & 1) as i32 * 8;
-                list[n] = (key, sq as u8, child);
+                list[n] = Child { key, sq: sq as u8, board: child, moves: r };
                 n += 1;
             }
             n
@@ -172,6 +172,11 @@ fn children(
 impl Searcher<'_> {
     /// Exact score of `b` in the window `(alpha, beta)`, fail-soft.
     pub fn end(&mut self, b: Board, alpha: i32, beta: i32) -> i32 {
+        self.end_moves(b, b.moves(), alpha, beta)
+    }
+
+    /// [`Searcher::end`] of a board whose legal moves (`moves`) are known.
+    fn end_moves(&mut self, b: Board, moves: u64, alpha: i32, beta: i32) -> i32 {
         let e = b.empty_count();
         if e <= SHALLOW_EMPTIES {
             if e == 0 {
@@ -185,26 +190,27 @@ impl Searcher<'_> {
                 alpha,
                 beta,
                 b.empties(),
+                moves,
                 &mut nodes,
                 self.sh.fast,
             );
             self.add_nodes(nodes);
             return v;
         }
-        self.end_deep(b, alpha, beta, e)
+        self.end_deep(b, moves, alpha, beta, e)
     }
 
     /// Larger endgames: move list with fastest-first ordering, hash, stability, splits.
-    fn end_deep(&mut self, b: Board, alpha: i32, beta: i32, e: u32) -> i32 {
+    fn end_deep(&mut self, b: Board, moves: u64, alpha: i32, beta: i32, e: u32) -> i32 {
         if self.visit() {
             return 0;
         }
-        let moves = b.moves();
         if moves == 0 {
-            if b.opponent_moves() == 0 {
+            let replies = b.opponent_moves();
+            if replies == 0 {
                 return b.final_score();
             }
-            return -self.end_deep(b.passed(), -beta, -alpha, e);
+            return -self.end_deep(b.passed(), replies, -beta, -alpha, e);
         }
         // Stability cutoff: the opponent's stable discs bound our score from above.
         if let Some(max) = stability_cutoff(b.player, b.opponent, alpha) {
@@ -238,38 +244,38 @@ impl Searcher<'_> {
             }
             tt_move = en.best;
         }
-        let mut list: [Child; 32] = [(0, 0, Board::default()); 32];
+        let mut list = [Child::default(); 32];
         let odd = odd_quadrants(b.empties());
         let n = children(&b, moves, odd, tt_move, &mut list, self.sh.fast);
         let list = &mut list[..n];
         // Enhanced transposition cutoff: a child already known to refute the window. Done
         // before the ordering, which may cost a search per move.
         if e >= ETC_EMPTIES {
-            for &(_, sq, child) in list.iter() {
-                let Some(en) = self.probe_table(child.hash(), e - 1) else {
+            for c in list.iter() {
+                let Some(en) = self.probe_table(c.board.hash(), e - 1) else {
                     continue;
                 };
                 if en.depth as u32 + 1 >= e && en.selectivity >= self.level {
                     let v = -(en.upper as i32);
                     if v >= beta {
-                        self.store_table(hash, e, alpha, beta, v, sq);
+                        self.store_table(hash, e, alpha, beta, v, c.sq);
                         return v;
                     }
                 }
             }
         }
         if e >= EVAL_ORDER_EMPTIES {
-            for x in list.iter_mut().filter(|x| x.1 != tt_move) {
-                x.0 -= if e >= SEARCH_ORDER_EMPTIES {
-                    self.mid(x.2, -64, 64, 1) * SEARCH_ORDER_WEIGHT
+            for x in list.iter_mut().filter(|x| x.sq != tt_move) {
+                x.key -= if e >= SEARCH_ORDER_EMPTIES {
+                    self.mid(x.board, -64, 64, 1) * SEARCH_ORDER_WEIGHT
                 } else {
-                    self.sh.eval.evaluate(&x.2) * EVAL_ORDER_WEIGHT
+                    self.sh.eval.evaluate(&x.board) * EVAL_ORDER_WEIGHT
                 };
             }
         }
         let (best, best_move) =
             self.search_moves(list, alpha, beta, e >= SPLIT_EMPTIES, |s, c, a, bt| {
-                s.end(c, a, bt)
+                s.end_moves(c.board, c.moves, a, bt)
             });
         if self.stopped {
             return 0;
@@ -330,10 +336,7 @@ mod tests {
             let target = 4 + rng.below(50) as u32;
             let b = random_board(&mut rng, target);
             let odd = odd_quadrants(b.empties());
-            let (mut l1, mut l2) = (
-                [(0, 0, Board::default()); 32],
-                [(0, 0, Board::default()); 32],
-            );
+            let (mut l1, mut l2) = ([Child::default(); 32], [Child::default(); 32]);
             let first = Square::iter(b.moves())
                 .next()
                 .map_or(NO_MOVE, |s| s.index() as u8);
@@ -341,9 +344,10 @@ mod tests {
             let n2 = children(&b, b.moves(), odd, first, &mut l2, true);
             assert_eq!(n1, b.moves().count_ones() as usize);
             assert_eq!(l1[..n1], l2[..n2]);
-            for &(_, sq, child) in &l1[..n1] {
-                let s = Square::new(sq).unwrap();
-                assert_eq!(Some(child), b.play(s).ok());
+            for c in &l1[..n1] {
+                let s = Square::new(c.sq).unwrap();
+                assert_eq!(Some(c.board), b.play(s).ok());
+                assert_eq!(c.moves, c.board.moves());
             }
         }
     }

@@ -66,14 +66,14 @@ impl Searcher<'_> {
                 return 0;
             }
         }
-        let mut list = [(0, 0, Board::default()); 32];
+        let mut list = [Child::default(); 32];
         let n = self.order_moves(b, moves, tt_move, depth, &mut list);
         let (best, best_move) = self.search_moves(
             &mut list[..n],
             alpha,
             beta,
             depth >= SPLIT_DEPTH,
-            move |s, c, a, bt| s.mid(c, a, bt, depth - 1),
+            move |s, c, a, bt| s.mid(c.board, a, bt, depth - 1),
         );
         if self.stopped {
             return 0;
@@ -128,10 +128,10 @@ impl Searcher<'_> {
             m &= m - 1;
             let f = flips(b.player, b.opponent, sq);
             let child = Board::new(b.opponent ^ f, b.player ^ f ^ (1u64 << sq));
+            let replies = legal_moves(child.player, child.opponent);
             let key = if sq as u8 == tt_move {
                 i32::MAX
             } else {
-                let replies = legal_moves(child.player, child.opponent);
                 let mob = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
                 let v = if sort_depth == 0 {
                     -self.sh.eval.evaluate(&child)
@@ -140,7 +140,12 @@ impl Searcher<'_> {
                 };
                 v * 64 - mob * 8
             };
-            list[n] = (key, sq as u8, child);
+            list[n] = Child {
+                key,
+                sq: sq as u8,
+                board: child,
+                moves: replies,
+            };
             n += 1;
         }
         n

@@ -8,15 +8,25 @@ use rayon::prelude::*;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
 
-/// An ordered move: sort key, square, resulting board.
-pub type Child = (i32, u8, Board);
+/// A move of a node's list.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Child {
+    /// Ordering key: higher first.
+    pub key: i32,
+    /// The move's square.
+    pub sq: u8,
+    /// The board after the move (the opponent to move).
+    pub board: Board,
+    /// The legal moves of `board`.
+    pub moves: u64,
+}
 
 impl Searcher<'_> {
     /// Searches the moves of a node, highest key first, with PVS in `(alpha, beta)`: each
     /// next move is picked from `list` when its turn comes (a cut usually comes on the first
     /// move, so most nodes never sort the rest); the first move with
     /// the full window, the others with a null window and a re-search when they fail high.
-    /// `child` searches one resulting board in a window. When `may_split` and more than one
+    /// `child` searches one resulting position in a window. When `may_split` and more than one
     /// thread exists, the moves after the first are searched in parallel. Returns the
     /// fail-soft best score and its move.
     pub fn search_moves<F>(
@@ -28,7 +38,7 @@ impl Searcher<'_> {
         child: F,
     ) -> (i32, u8)
     where
-        F: for<'s> Fn(&mut Searcher<'s>, Board, i32, i32) -> i32 + Sync,
+        F: for<'s> Fn(&mut Searcher<'s>, &Child, i32, i32) -> i32 + Sync,
     {
         let mut best = -65;
         let mut best_move = NO_MOVE;
@@ -36,24 +46,24 @@ impl Searcher<'_> {
         for i in 0..list.len() {
             if i > 0 && may_split && self.sh.threads > 1 && list.len() - i >= 2 {
                 let rest = &mut list[i..];
-                rest.sort_by_key(|x| -x.0);
+                rest.sort_by_key(|x| -x.key);
                 return self.split(rest, a, beta, (best, best_move), &child);
             }
             // Selection instead of a sort: most nodes need only their first move or two.
             let mut k = i;
             for j in i + 1..list.len() {
-                if list[j].0 > list[k].0 {
+                if list[j].key > list[k].key {
                     k = j;
                 }
             }
             list.swap(i, k);
-            let (_, sq, b) = list[i];
+            let c = list[i];
             let v = if i == 0 {
-                -child(self, b, -beta, -a)
+                -child(self, &c, -beta, -a)
             } else {
-                let mut v = -child(self, b, -a - 1, -a);
+                let mut v = -child(self, &c, -a - 1, -a);
                 if v > a && v < beta && !self.stopped {
-                    v = -child(self, b, -beta, -a);
+                    v = -child(self, &c, -beta, -a);
                 }
                 v
             };
@@ -62,7 +72,7 @@ impl Searcher<'_> {
             }
             if v > best {
                 best = v;
-                best_move = sq;
+                best_move = c.sq;
                 if v > a {
                     a = v;
                     if a >= beta {
@@ -85,21 +95,21 @@ impl Searcher<'_> {
         child: &F,
     ) -> (i32, u8)
     where
-        F: for<'s> Fn(&mut Searcher<'s>, Board, i32, i32) -> i32 + Sync,
+        F: for<'s> Fn(&mut Searcher<'s>, &Child, i32, i32) -> i32 + Sync,
     {
         let cut = AtomicBool::new(false);
         let shared_alpha = AtomicI32::new(alpha);
         let result = Mutex::new(found);
         let parent: &Searcher<'_> = self;
-        rest.par_iter().for_each(|&(_, sq, b)| {
+        rest.par_iter().for_each(|c| {
             if cut.load(Relaxed) {
                 return;
             }
             let mut s = parent.child(&cut);
             let a = shared_alpha.load(Relaxed);
-            let mut v = -child(&mut s, b, -a - 1, -a);
+            let mut v = -child(&mut s, c, -a - 1, -a);
             if !s.stopped && v > a && v < beta {
-                v = -child(&mut s, b, -beta, -a);
+                v = -child(&mut s, c, -beta, -a);
             }
             s.flush();
             if s.stopped {
@@ -107,7 +117,7 @@ impl Searcher<'_> {
             }
             let mut r = result.lock().unwrap_or_else(|e| e.into_inner());
             if v > r.0 {
-                *r = (v, sq);
+                *r = (v, c.sq);
             }
             shared_alpha.fetch_max(v, Relaxed);
             if v >= beta {

@@ -95,9 +95,9 @@ macro_rules! shallow_kernel {
             best
         }
 
-        /// Like [`solve`], for five or more empties: the moves are tried fastest first
-        /// (fewest replies for the opponent among the remaining empties, then odd regions
-        /// first), each searched with [`solve`].
+        /// Like [`solve`], for five or more empties, given the legal moves: the moves are
+        /// tried fastest first (fewest replies for the opponent, then odd regions first),
+        /// each searched with [`solve`].
         $(#[$attr])*
         pub(super) fn solve_sorted(
             p: u64,
@@ -105,9 +105,9 @@ macro_rules! shallow_kernel {
             alpha: i32,
             beta: i32,
             empties: u64,
+            moves: u64,
             nodes: &mut u64,
         ) -> i32 {
-            use super::NEIGHBOURS;
             use crate::search::endgame::{final_score, odd_quadrants, stability_cutoff};
             *nodes += 1;
             if let Some(max) = stability_cutoff(p, o, alpha) {
@@ -117,20 +117,14 @@ macro_rules! shallow_kernel {
             // (key, square, board after the move): smaller keys first.
             let mut list = [(0u32, 0u32, 0u64, 0u64); 16];
             let mut n = 0;
-            let mut m = empties;
+            let mut m = moves;
             while m != 0 {
                 let sq = m.trailing_zeros();
                 m &= m - 1;
-                if o & NEIGHBOURS[sq as usize] == 0 {
-                    continue;
-                }
                 let f = flips(p, o, sq as usize);
-                if f == 0 {
-                    continue;
-                }
                 let bit = 1u64 << sq;
                 let (np, no) = (o ^ f, p ^ f ^ bit);
-                let replies = (legal_moves(np, no) & empties).count_ones();
+                let replies = legal_moves(np, no).count_ones();
                 let key = replies * 2 + (((odd >> sq) & 1) ^ 1) as u32;
                 let mut i = n;
                 while i > 0 && list[i - 1].0 > key {
@@ -141,8 +135,9 @@ macro_rules! shallow_kernel {
                 n += 1;
             }
             if n == 0 {
-                if has_move(o, p, empties) {
-                    return -solve_sorted(o, p, -beta, -alpha, empties, nodes);
+                let replies = legal_moves(o, p);
+                if replies != 0 {
+                    return -solve_sorted(o, p, -beta, -alpha, empties, replies, nodes);
                 }
                 return final_score(p, o);
             }
@@ -341,16 +336,18 @@ static LINE_FLIPS: [[u8; 256]; 8] = {
 /// From this many empties on, the small solver orders its moves fastest first.
 const SORTED_EMPTIES: u32 = 5;
 
-/// Exact score of a small endgame (`empties` as a mask, at least one) in `(alpha, beta)`,
-/// fail-soft; adds its nodes to `nodes`. `fast` selects the x86-64 path and must only be set
-/// when [`crate::board::fast_path_available`] says so.
+/// Exact score of a small endgame (`empties` as a mask, at least one; `moves` the legal
+/// moves of `p`) in `(alpha, beta)`, fail-soft; adds its nodes to `nodes`. `fast` selects
+/// the x86-64 path and must only be set when [`crate::board::fast_path_available`] says so.
 #[inline]
+#[allow(clippy::too_many_arguments)]
 pub fn solve(
     p: u64,
     o: u64,
     alpha: i32,
     beta: i32,
     empties: u64,
+    moves: u64,
     nodes: &mut u64,
     fast: bool,
 ) -> i32 {
@@ -360,7 +357,7 @@ pub fn solve(
         // SAFETY: callers set `fast` only when the CPU has the kernel's features.
         return unsafe {
             if sorted {
-                x86::solve_sorted(p, o, alpha, beta, empties, nodes)
+                x86::solve_sorted(p, o, alpha, beta, empties, moves, nodes)
             } else {
                 x86::solve(p, o, alpha, beta, empties, nodes)
             }
@@ -368,7 +365,7 @@ pub fn solve(
     }
     let _ = fast;
     if sorted {
-        portable::solve_sorted(p, o, alpha, beta, empties, nodes)
+        portable::solve_sorted(p, o, alpha, beta, empties, moves, nodes)
     } else {
         portable::solve(p, o, alpha, beta, empties, nodes)
     }
@@ -419,7 +416,16 @@ mod tests {
             for fast in [false, fast_path_available()] {
                 for (alpha, beta) in [(-64, 64), (exact - 1, exact + 1), (-1, 0), (0, 1), (8, 9)] {
                     let mut n = 0;
-                    let v = solve(b.player, b.opponent, alpha, beta, b.empties(), &mut n, fast);
+                    let v = solve(
+                        b.player,
+                        b.opponent,
+                        alpha,
+                        beta,
+                        b.empties(),
+                        b.moves(),
+                        &mut n,
+                        fast,
+                    );
                     if v <= alpha {
                         assert!(exact <= v, "{b:?} ({alpha}, {beta}): {v} vs {exact}");
                     } else if v >= beta {
@@ -453,6 +459,7 @@ mod tests {
                     alpha,
                     beta,
                     b.empties(),
+                    b.moves(),
                     &mut n1,
                     false,
                 );
@@ -462,6 +469,7 @@ mod tests {
                     alpha,
                     beta,
                     b.empties(),
+                    b.moves(),
                     &mut n2,
                     true,
                 );

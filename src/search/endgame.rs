@@ -13,7 +13,7 @@
 //! Scores are fail-soft: below `alpha` an upper bound, above `beta` a lower bound.
 
 use super::context::{NO_SELECTIVITY, Searcher};
-use super::pvs::Child;
+use super::pvs::{Child, MoveList};
 use super::shallow;
 use super::tt::{Entry, NO_MOVE, with_local};
 use crate::board::{Board, stable_discs};
@@ -93,7 +93,7 @@ pub(super) fn final_score(p: u64, o: u64) -> i32 {
 /// and fastest-first keys, with the given function attributes.
 macro_rules! children_kernel {
     ($(#[$attr:meta])*) => {
-        /// Fills `list` with the moves in `moves` of the position (`p` to move, `o` the
+        /// Pushes on `list` the moves in `moves` of the position (`p` to move, `o` the
         /// opponent), each with its fastest-first key and resulting board; returns how many.
         /// The key: fewer replies for the opponent first (corner replies count three
         /// times), fewer potential replies, then moves into odd regions and corners; the
@@ -105,11 +105,10 @@ macro_rules! children_kernel {
             moves: u64,
             odd: u64,
             first: u8,
-            list: &mut [Child; 32],
-        ) -> usize {
+            list: &mut MoveList,
+        ) {
             use super::CORNERS;
             use crate::board::{Board, potential_moves};
-            let mut n = 0;
             let mut m = moves;
             while m != 0 {
                 let sq = m.trailing_zeros() as usize;
@@ -118,47 +117,37 @@ macro_rules! children_kernel {
                 let child = Board::new(o ^ f, p ^ f ^ (1u64 << sq));
                 let r = legal_moves(child.player, child.opponent);
                 if sq as u8 == first {
-                    list[n] = Child { key: i32::MAX, sq: sq as u8, board: child, moves: r };
-                    n += 1;
+                    list.push(Child { key: i32::MAX, sq: sq as u8, board: child, moves: r });
                     continue;
                 }
                 let mob = (r.count_ones() * 16 + (r & CORNERS).count_ones() * 32) as i32;
                 let potential = potential_moves(child.player, child.opponent).count_ones() as i32;
                 let parity = ((odd >> sq) & 1) as i32;
                 let key = -mob - potential * 2 + parity * 4 + ((CORNERS >> sq) & 1) as i32 * 8;
-                list[n] = Child { key, sq: sq as u8, board: child, moves: r };
-                n += 1;
+                list.push(Child { key, sq: sq as u8, board: child, moves: r });
             }
-            n
         }
     };
 }
 
 mod portable {
-    use super::Child;
+    use super::{Child, MoveList};
     use crate::board::{flips, legal_moves};
     children_kernel!();
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::Child;
+    use super::{Child, MoveList};
     use crate::board::avx2::{flips, legal_moves};
     children_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 
-/// The moves of a position with their boards and fastest-first keys, the hash move `first`
-/// first (see the kernel); `fast` selects the x86-64 path and must only be set when
+/// Pushes on `list` the moves of a position with their boards and fastest-first keys, the
+/// hash move `first` first (see the kernel); `fast` selects the x86-64 path and must only be set when
 /// [`crate::board::fast_path_available`] says so.
 #[inline]
-fn children(
-    b: &Board,
-    moves: u64,
-    odd: u64,
-    first: u8,
-    list: &mut [Child; 32],
-    fast: bool,
-) -> usize {
+fn children(b: &Board, moves: u64, odd: u64, first: u8, list: &mut MoveList, fast: bool) {
     let (p, o) = (b.player, b.opponent);
     #[cfg(target_arch = "x86_64")]
     if fast {
@@ -244,10 +233,10 @@ impl Searcher<'_> {
             }
             tt_move = en.best;
         }
-        let mut list = [Child::default(); 32];
+        let mut list = MoveList::new();
         let odd = odd_quadrants(b.empties());
-        let n = children(&b, moves, odd, tt_move, &mut list, self.sh.fast);
-        let list = &mut list[..n];
+        children(&b, moves, odd, tt_move, &mut list, self.sh.fast);
+        let list = list.as_mut_slice();
         // Enhanced transposition cutoff: a child already known to refute the window. Done
         // before the ordering, which may cost a search per move.
         if e >= ETC_EMPTIES {
@@ -336,15 +325,16 @@ mod tests {
             let target = 4 + rng.below(50) as u32;
             let b = random_board(&mut rng, target);
             let odd = odd_quadrants(b.empties());
-            let (mut l1, mut l2) = ([Child::default(); 32], [Child::default(); 32]);
+            let (mut l1, mut l2) = (MoveList::new(), MoveList::new());
             let first = Square::iter(b.moves())
                 .next()
                 .map_or(NO_MOVE, |s| s.index() as u8);
-            let n1 = children(&b, b.moves(), odd, first, &mut l1, false);
-            let n2 = children(&b, b.moves(), odd, first, &mut l2, true);
-            assert_eq!(n1, b.moves().count_ones() as usize);
-            assert_eq!(l1[..n1], l2[..n2]);
-            for c in &l1[..n1] {
+            children(&b, b.moves(), odd, first, &mut l1, false);
+            children(&b, b.moves(), odd, first, &mut l2, true);
+            let (l1, l2) = (l1.as_mut_slice(), l2.as_mut_slice());
+            assert_eq!(l1.len(), b.moves().count_ones() as usize);
+            assert_eq!(l1, l2);
+            for c in l1.iter() {
                 let s = Square::new(c.sq).unwrap();
                 assert_eq!(Some(c.board), b.play(s).ok());
                 assert_eq!(c.moves, c.board.moves());

@@ -4,7 +4,7 @@
 
 use super::context::{NO_SELECTIVITY, PROBCUT_T, Searcher};
 use super::probcut::ProbcutParams;
-use super::pvs::Child;
+use super::pvs::{Child, MoveList};
 use super::tt::NO_MOVE;
 use crate::board::{Board, flips, legal_moves};
 
@@ -66,10 +66,10 @@ impl Searcher<'_> {
                 return 0;
             }
         }
-        let mut list = [Child::default(); 32];
-        let n = self.order_moves(b, moves, tt_move, depth, &mut list);
+        let mut list = MoveList::new();
+        self.order_moves(b, moves, tt_move, depth, &mut list);
         let (best, best_move) = self.search_moves(
-            &mut list[..n],
+            list.as_mut_slice(),
             alpha,
             beta,
             depth >= SPLIT_DEPTH,
@@ -105,23 +105,15 @@ impl Searcher<'_> {
         best
     }
 
-    /// Fills `list` with the moves of `b` and their keys (higher first): the hash move, then
-    /// by a shallow search (or the evaluation) and the opponent's mobility. Returns the count.
-    fn order_moves(
-        &mut self,
-        b: Board,
-        moves: u64,
-        tt_move: u8,
-        depth: i32,
-        list: &mut [Child; 32],
-    ) -> usize {
+    /// Pushes on `list` the moves of `b` and their keys (higher first): the hash move, then
+    /// by a shallow search (or the evaluation) and the opponent's mobility.
+    fn order_moves(&mut self, b: Board, moves: u64, tt_move: u8, depth: i32, list: &mut MoveList) {
         let sort_depth = match depth {
             ..=3 => 0,
             4..=7 => 1,
             8..=11 => 2,
             _ => 3,
         };
-        let mut n = 0;
         let mut m = moves;
         while m != 0 {
             let sq = m.trailing_zeros() as usize;
@@ -140,15 +132,13 @@ impl Searcher<'_> {
                 };
                 v * 64 - mob * 8
             };
-            list[n] = Child {
+            list.push(Child {
                 key,
                 sq: sq as u8,
                 board: child,
                 moves: replies,
-            };
-            n += 1;
+            });
         }
-        n
     }
 
     /// Multi-ProbCut: a shallow search predicts that the deep one would fall outside the

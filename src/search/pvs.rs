@@ -5,6 +5,7 @@ use super::context::Searcher;
 use super::tt::NO_MOVE;
 use crate::board::Board;
 use rayon::prelude::*;
+use std::mem::MaybeUninit;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
 
@@ -19,6 +20,46 @@ pub struct Child {
     pub board: Board,
     /// The legal moves of `board`.
     pub moves: u64,
+}
+
+/// A node's moves, on the stack: room for any position's moves (at most one per empty
+/// square), left uninitialised until pushed so that a node pays only for its own moves.
+pub struct MoveList {
+    items: [MaybeUninit<Child>; 64],
+    len: usize,
+}
+
+impl Default for MoveList {
+    #[inline(always)]
+    fn default() -> MoveList {
+        MoveList::new()
+    }
+}
+
+impl MoveList {
+    /// An empty list.
+    #[inline(always)]
+    pub fn new() -> MoveList {
+        MoveList {
+            items: [const { MaybeUninit::uninit() }; 64],
+            len: 0,
+        }
+    }
+
+    /// Appends a move.
+    #[inline(always)]
+    pub fn push(&mut self, c: Child) {
+        self.items[self.len].write(c);
+        self.len += 1;
+    }
+
+    /// The moves pushed so far.
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Child] {
+        // SAFETY: the first `len` items were written by `push`, and `MaybeUninit<Child>`
+        // has the layout of `Child`.
+        unsafe { std::slice::from_raw_parts_mut(self.items.as_mut_ptr().cast(), self.len) }
+    }
 }
 
 impl Searcher<'_> {

@@ -44,8 +44,9 @@ const SEARCH_ORDER_WEIGHT: i32 = 6;
 
 /// Bonus in the fastest-first key (16 per reply) of the best move stored by a midgame search
 /// (probcut's shallow searches leave them in the table): a hint, not a first move. Taken
-/// first, such moves cost more than they saved: FFO #40-#59 on two threads, 13.47 G nodes
-/// when ignored, 12.25 G with this bonus, against 14.5 G when first.
+/// first, such moves cost more than they saved (FFO #50-#52 on one thread: 802 M nodes;
+/// ignored 641 M, with this bonus 632 M); on FFO #40-#59 (two threads) 13.47 G nodes when
+/// ignored, 12.25 G with this bonus, 12.34 G with 32.
 const MIDGAME_MOVE_BONUS: i32 = 16;
 
 /// From this many empties on, a selective endgame search tries probcut.

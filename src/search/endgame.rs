@@ -102,7 +102,7 @@ pub(super) fn final_score(p: u64, o: u64) -> i32 {
 macro_rules! children_kernel {
     ($(#[$attr:meta])*) => {
         /// Pushes on `list` the moves in `moves` of the position (`p` to move, `o` the
-        /// opponent), each with its fastest-first key and resulting board; returns how many.
+        /// opponent), each with its fastest-first key, resulting board and that board's moves.
         /// The key: fewer replies for the opponent first (corner replies count three
         /// times), fewer potential replies, then moves into odd regions and corners; the
         /// hash move `first` gets `i32::MAX` instead.
@@ -152,8 +152,8 @@ mod x86 {
 }
 
 /// Pushes on `list` the moves of a position with their boards and fastest-first keys, the
-/// hash move `first` first (see the kernel); `fast` selects the x86-64 path and must only be set when
-/// [`crate::board::fast_path_available`] says so.
+/// hash move `first` first (see the kernel); `fast` selects the x86-64 path and must only be
+/// set when [`crate::board::fast_path_available`] says so.
 #[inline]
 fn children(b: &Board, moves: u64, odd: u64, first: u8, list: &mut MoveList, fast: bool) {
     let (p, o) = (b.player, b.opponent);
@@ -173,7 +173,7 @@ impl Searcher<'_> {
     }
 
     /// [`Searcher::end`] of a board whose legal moves (`moves`) are known.
-    fn end_moves(&mut self, b: Board, moves: u64, alpha: i32, beta: i32) -> i32 {
+    pub(super) fn end_moves(&mut self, b: Board, moves: u64, alpha: i32, beta: i32) -> i32 {
         let e = b.empty_count();
         if e <= SHALLOW_EMPTIES {
             if e == 0 {

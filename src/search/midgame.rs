@@ -18,9 +18,17 @@ impl Searcher<'_> {
     /// Score of `b` searched `depth` plies deep in `(alpha, beta)`, fail-soft, in discs for the
     /// side to move.
     pub fn mid(&mut self, b: Board, alpha: i32, beta: i32, depth: i32) -> i32 {
+        // A leaf needs no moves.
+        let moves = if depth > 0 { b.moves() } else { 0 };
+        self.mid_moves(b, moves, alpha, beta, depth)
+    }
+
+    /// [`Searcher::mid`] of a board whose legal moves (`moves`) are known; they are not read
+    /// when `depth <= 0`.
+    fn mid_moves(&mut self, b: Board, moves: u64, alpha: i32, beta: i32, depth: i32) -> i32 {
         let e = b.empty_count() as i32;
         if depth >= e {
-            return self.end(b, alpha, beta);
+            return self.end_moves(b, moves, alpha, beta);
         }
         if self.visit() {
             return 0;
@@ -28,12 +36,12 @@ impl Searcher<'_> {
         if depth <= 0 {
             return self.sh.eval.evaluate(&b);
         }
-        let moves = b.moves();
         if moves == 0 {
-            if b.opponent_moves() == 0 {
+            let replies = b.opponent_moves();
+            if replies == 0 {
                 return b.final_score();
             }
-            return -self.mid(b.passed(), -beta, -alpha, depth);
+            return -self.mid_moves(b.passed(), replies, -beta, -alpha, depth);
         }
         if depth == 1 {
             return self.mid_last_ply(b, moves, beta);
@@ -73,7 +81,7 @@ impl Searcher<'_> {
             alpha,
             beta,
             depth >= SPLIT_DEPTH,
-            move |s, c, a, bt| s.mid(c.board, a, bt, depth - 1),
+            move |s, c, a, bt| s.mid_moves(c.board, c.moves, a, bt, depth - 1),
         );
         if self.stopped {
             return 0;

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
 
 /// A move of a node's list.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Child {
     /// Ordering key: higher first.
     pub key: i32,
@@ -65,11 +65,11 @@ impl MoveList {
 impl Searcher<'_> {
     /// Searches the moves of a node, highest key first, with PVS in `(alpha, beta)`: each
     /// next move is picked from `list` when its turn comes (a cut usually comes on the first
-    /// move, so most nodes never sort the rest); the first move with
-    /// the full window, the others with a null window and a re-search when they fail high.
-    /// `child` searches one resulting position in a window. When `may_split` and more than one
-    /// thread exists, the moves after the first are searched in parallel. Returns the
-    /// fail-soft best score and its move.
+    /// move, so most nodes never sort the rest); the first move with the full window, the
+    /// others with a null window and a re-search when they fail high. `child` searches one
+    /// resulting position in a window. When `may_split` and more than one thread exists, the
+    /// moves after the first are searched in parallel. Returns the fail-soft best score and
+    /// its move.
     pub fn search_moves<F>(
         &mut self,
         list: &mut [Child],

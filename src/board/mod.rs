@@ -17,7 +17,7 @@ pub use moves::{
     flips, flips_reference, legal_moves, legal_moves_reference, neighbours, potential_moves,
 };
 pub use square::{Square, SquareError, Squares};
-pub use stability::stable_discs;
+pub use stability::{stable_discs, stable_discs_until};
 pub use symmetry::{Symmetry, transform};
 
 /// True when this CPU has every feature the x86-64 fast paths are compiled for (POPCNT,

@@ -193,10 +193,20 @@ fn stable_edges(p: u64, o: u64) -> u64 {
 /// discs no sequence of moves along the edge can flip; inside, a disc is stable when, along
 /// each of the four axes, its line is full or it touches a stable disc of its own colour.
 pub fn stable_discs(p: u64, o: u64) -> u64 {
+    stable_discs_until(p, o, 65)
+}
+
+/// The stable discs of `p` as [`stable_discs`] finds them, or a part of them once it holds
+/// at least `enough` discs (the search stops there: enough for a stability cutoff).
+#[inline]
+pub fn stable_discs_until(p: u64, o: u64, enough: u32) -> u64 {
     let (fh, fv, fd, fa) = full_lines(p | o);
     let inner = p & !EDGE;
     let mut stable = (stable_edges(p, o) & p) | (inner & fh & fv & fd & fa);
     loop {
+        if stable.count_ones() >= enough {
+            return stable;
+        }
         let h = fh | ((stable << 1) & !COL_A) | ((stable >> 1) & !COL_H);
         let v = fv | (stable << 8) | (stable >> 8);
         let d = fd | ((stable << 9) & !COL_A) | ((stable >> 9) & !COL_H);
@@ -303,6 +313,28 @@ mod tests {
                     }
                 };
                 swapped = !swapped;
+            }
+        }
+    }
+
+    /// Stopping early gives part of the stable discs, at least `enough` of them, or all of
+    /// them when there are fewer.
+    #[test]
+    fn stopping_early_finds_enough_stable_discs() {
+        use crate::train::{Rng, random_board};
+        let mut rng = Rng::new(0xBB67_AE85_84CA_A73B);
+        for _ in 0..3000 {
+            let target = rng.below(30) as u32;
+            let b = random_board(&mut rng, target);
+            let all = stable_discs(b.player, b.opponent);
+            for enough in 0..=65 {
+                let part = stable_discs_until(b.player, b.opponent, enough);
+                assert_eq!(part & !all, 0, "{b:?}");
+                if all.count_ones() < enough {
+                    assert_eq!(part, all, "{b:?}");
+                } else {
+                    assert!(part.count_ones() >= enough, "{b:?}");
+                }
             }
         }
     }

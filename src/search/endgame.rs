@@ -16,7 +16,7 @@ use super::context::{NO_SELECTIVITY, Searcher};
 use super::pvs::{Child, MoveList};
 use super::shallow;
 use super::tt::{Entry, NO_MOVE, with_local};
-use crate::board::{Board, stable_discs};
+use crate::board::{Board, stable_discs_until};
 
 /// At or below this many empties the solver uses its no-hash, no-movegen code.
 pub const SHALLOW_EMPTIES: u32 = 5;
@@ -81,13 +81,16 @@ pub(super) fn odd_quadrants(empties: u64) -> u64 {
 
 /// Stability cutoff for the side to move (`p`): the opponent's stable discs bound the score
 /// from above; returns that bound when it is at most `alpha`. Stable discs are counted only
-/// when the opponent has enough discs for the bound to reach `alpha`.
+/// when the opponent has enough discs for the bound to reach `alpha`, and only until there
+/// are enough.
 #[inline(always)]
 pub(super) fn stability_cutoff(p: u64, o: u64, alpha: i32) -> Option<i32> {
     if alpha < 0 || 64 - 2 * (o.count_ones() as i32) > alpha {
         return None;
     }
-    let max = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+    // 64 - 2 * stable <= alpha.
+    let enough = ((65 - alpha) / 2) as u32;
+    let max = 64 - 2 * stable_discs_until(o, p, enough).count_ones() as i32;
     (max <= alpha).then_some(max)
 }
 

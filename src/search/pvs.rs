@@ -91,13 +91,13 @@ impl Searcher<'_> {
                 return self.split(rest, a, beta, (best, best_move), &child);
             }
             // Selection instead of a sort: most nodes need only their first move or two.
-            let mut k = i;
-            for j in i + 1..list.len() {
-                if list[j].key > list[k].key {
-                    k = j;
-                }
+            // Each key is packed with its place (the lower place wins a tie) so that the
+            // maximum is found without a branch per move.
+            let mut top = i64::MIN;
+            for (j, c) in list.iter().enumerate().skip(i) {
+                top = top.max((c.key as i64) << 8 | (255 - j) as i64);
             }
-            list.swap(i, k);
+            list.swap(i, 255 - (top & 0xFF) as usize);
             let c = list[i];
             let v = if i == 0 {
                 -child(self, &c, -beta, -a)

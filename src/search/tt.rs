@@ -9,6 +9,7 @@
 //! [`LocalTable`] is a small table of each thread's own for the small endgames below the
 //! shared table's reach: no atomics, small enough to stay in the CPU's cache.
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// No move stored.
@@ -222,20 +223,23 @@ const LOCAL_ENTRIES: usize = 1 << 14;
 /// search that stored it: only entries of the current search are returned, so a table never
 /// needs clearing.
 pub struct LocalTable {
-    slots: Vec<[u64; 2]>,
+    slots: Box<[Cell<[u64; 2]>; LOCAL_ENTRIES]>,
 }
 
 impl LocalTable {
     fn new() -> LocalTable {
         LocalTable {
-            slots: vec![[0, 0]; LOCAL_ENTRIES],
+            slots: vec![Cell::new([0, 0]); LOCAL_ENTRIES]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("the table has LOCAL_ENTRIES slots")),
         }
     }
 
     /// The entry for `hash` stored during search number `search`, if any.
     #[inline]
     pub fn probe(&self, hash: u64, search: u32) -> Option<Entry> {
-        let [key, d] = self.slots[hash as usize & (LOCAL_ENTRIES - 1)];
+        let [key, d] = self.slots[hash as usize & (LOCAL_ENTRIES - 1)].get();
         (key == hash && (d >> 40) as u32 == search & 0xFF_FFFF).then(|| Entry::unpack(d))
     }
 
@@ -244,7 +248,7 @@ impl LocalTable {
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(
-        &mut self,
+        &self,
         hash: u64,
         search: u32,
         depth: u8,
@@ -257,18 +261,18 @@ impl LocalTable {
         let mut e = Entry::unbounded(depth, selectivity, NO_MOVE, 0);
         TranspositionTable::merge(&mut e, alpha, beta, score, best, 0);
         let d = (e.pack() & 0xFF_FFFF_FFFF) | ((search & 0xFF_FFFF) as u64) << 40;
-        self.slots[hash as usize & (LOCAL_ENTRIES - 1)] = [hash, d];
+        self.slots[hash as usize & (LOCAL_ENTRIES - 1)].set([hash, d]);
     }
 }
 
 thread_local! {
-    static LOCAL: std::cell::RefCell<LocalTable> = std::cell::RefCell::new(LocalTable::new());
+    static LOCAL: LocalTable = LocalTable::new();
 }
 
 /// Runs `f` on the calling thread's [`LocalTable`].
 #[inline]
-pub fn with_local<R>(f: impl FnOnce(&mut LocalTable) -> R) -> R {
-    LOCAL.with(|t| f(&mut t.borrow_mut()))
+pub fn with_local<R>(f: impl FnOnce(&LocalTable) -> R) -> R {
+    LOCAL.with(f)
 }
 
 #[cfg(test)]

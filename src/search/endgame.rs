@@ -88,7 +88,7 @@ pub(super) fn stability_cutoff(p: u64, o: u64, alpha: i32) -> Option<i32> {
     if alpha < 0 || 64 - 2 * (o.count_ones() as i32) > alpha {
         return None;
     }
-    // 64 - 2 * stable <= alpha.
+    // The cut needs 64 - 2 * stable <= alpha, that is stable >= (65 - alpha) / 2.
     let enough = ((65 - alpha) / 2) as u32;
     let max = 64 - 2 * stable_discs_until(o, p, enough).count_ones() as i32;
     (max <= alpha).then_some(max)

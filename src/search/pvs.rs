@@ -91,7 +91,8 @@ impl Searcher<'_> {
                 return self.split(rest, a, beta, (best, best_move), &child);
             }
             // Selection instead of a sort: most nodes need only their first move or two.
-            // Each key is packed with its place (the lower place wins a tie) so that the
+            // Each key is packed above its place (8 bits: a list holds at most 64 moves;
+            // stored as 255 - place so that the lower place wins a tie), so that the
             // maximum is found without a branch per move.
             let mut top = i64::MIN;
             for (j, c) in list.iter().enumerate().skip(i) {

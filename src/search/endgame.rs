@@ -56,27 +56,24 @@ const PROBCUT_EMPTIES: u32 = 12;
 /// From this many empties on, a node may be split between threads.
 pub const SPLIT_EMPTIES: u32 = 14;
 
-/// The four quadrants, for parity.
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0F0F_0F0F,
-    0x0000_0000_F0F0_F0F0,
-    0x0F0F_0F0F_0000_0000,
-    0xF0F0_F0F0_0000_0000,
-];
-
 /// Corners.
 const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// The quadrants holding an odd number of `empties`, as one mask of whole quadrants.
+#[inline(always)]
+pub(super) fn odd_quadrant_mask(empties: u64) -> u64 {
+    // Each quadrant's rows folded into its first row, then its columns into its first
+    // square: bits 0, 4, 32 and 36 hold the parities of the four quadrants.
+    let rows = empties ^ (empties >> 8) ^ (empties >> 16) ^ (empties >> 24);
+    let squares = rows ^ (rows >> 1) ^ (rows >> 2) ^ (rows >> 3);
+    // Each of those bits times 0x0F0F_0F0F covers its quadrant; no two products overlap.
+    (squares & 0x0000_0011_0000_0011).wrapping_mul(0x0F0F_0F0F)
+}
 
 /// Empties in quadrants holding an odd number of empties.
 #[inline(always)]
 pub(super) fn odd_quadrants(empties: u64) -> u64 {
-    let mut m = 0;
-    for q in QUADRANTS {
-        if (empties & q).count_ones() & 1 == 1 {
-            m |= q;
-        }
-    }
-    m & empties
+    odd_quadrant_mask(empties) & empties
 }
 
 /// Stability cutoff for the side to move (`p`): the opponent's stable discs bound the score
@@ -333,6 +330,31 @@ mod tests {
     use super::*;
     use crate::board::{Square, fast_path_available};
     use crate::train::{Rng, random_board};
+
+    #[test]
+    fn odd_quadrants_hold_the_empties_of_odd_quadrants() {
+        const QUADRANTS: [u64; 4] = [
+            0x0000_0000_0F0F_0F0F,
+            0x0000_0000_F0F0_F0F0,
+            0x0F0F_0F0F_0000_0000,
+            0xF0F0_F0F0_0000_0000,
+        ];
+        let mut rng = Rng::new(0x0123_4567_89AB_CDEF);
+        for i in 0..10_000 {
+            // Sparse and dense sets of empties.
+            let empties = match i % 3 {
+                0 => rng.next_u64(),
+                1 => rng.next_u64() & rng.next_u64() & rng.next_u64(),
+                _ => rng.next_u64() | rng.next_u64(),
+            };
+            let mask: u64 = QUADRANTS
+                .iter()
+                .filter(|&&q| (empties & q).count_ones() % 2 == 1)
+                .fold(0, |m, &q| m | q);
+            assert_eq!(odd_quadrant_mask(empties), mask, "{empties:x}");
+            assert_eq!(odd_quadrants(empties), mask & empties);
+        }
+    }
 
     #[test]
     fn fast_and_portable_children_agree() {

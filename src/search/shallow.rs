@@ -7,6 +7,8 @@
 //! [`crate::board::fast_path_available`]). The tests check that both give the same scores
 //! and node counts.
 
+use super::endgame::odd_quadrant_mask;
+
 /// The squares around each square: a move needs an opponent disc among them.
 static NEIGHBOURS: [u64; 64] = {
     let mut t = [0u64; 64];
@@ -30,22 +32,39 @@ static NEIGHBOURS: [u64; 64] = {
     t
 };
 
+/// The quadrant of each square, as a mask: a move there flips that quadrant's parity.
+static QUADRANT: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let q = if sq % 8 < 4 { 0x0F0F_0F0F } else { 0xF0F0_F0F0 };
+        t[sq] = if sq < 32 { q } else { q << 32 };
+        sq += 1;
+    }
+    t
+};
+
 /// Generates the recursive solver with the given function attributes.
 macro_rules! shallow_kernel {
     ($(#[$attr:meta])*) => {
         /// Exact score in `(alpha, beta)`, fail-soft, of the position with `empties` left;
-        /// counts its nodes into `nodes`.
+        /// counts its nodes into `nodes`. `parity` is [`odd_quadrant_mask`] of `empties`,
+        /// kept up to date move by move; `cand` the squares that may be moves (`empties`,
+        /// or the legal moves when known).
         $(#[$attr])*
+        #[allow(clippy::too_many_arguments)]
         pub(super) fn solve(
             p: u64,
             o: u64,
             alpha: i32,
             beta: i32,
             empties: u64,
+            parity: u64,
+            cand: u64,
             nodes: &mut u64,
         ) -> i32 {
-            use super::NEIGHBOURS;
-            use crate::search::endgame::{final_score, odd_quadrants, stability_cutoff};
+            use super::{NEIGHBOURS, QUADRANT};
+            use crate::search::endgame::{final_score, stability_cutoff};
             *nodes += 1;
             if empties & (empties - 1) == 0 {
                 return last_empty(p, o, empties.trailing_zeros() as usize);
@@ -57,10 +76,10 @@ macro_rules! shallow_kernel {
             if let Some(max) = stability_cutoff(p, o, alpha) {
                 return max;
             }
-            let odd = odd_quadrants(empties);
+            let odd = parity & cand;
             let mut best = -65;
             let mut a = alpha;
-            for set in [odd, empties & !odd] {
+            for set in [odd, cand & !odd] {
                 let mut m = set;
                 while m != 0 {
                     let sq = m.trailing_zeros() as usize;
@@ -73,7 +92,8 @@ macro_rules! shallow_kernel {
                         continue;
                     }
                     let bit = 1u64 << sq;
-                    let v = -solve(o ^ f, p ^ f ^ bit, -beta, -a, empties ^ bit, nodes);
+                    let np = parity ^ QUADRANT[sq];
+                    let v = -solve(o ^ f, p ^ f ^ bit, -beta, -a, empties ^ bit, np, empties ^ bit, nodes);
                     if v > best {
                         best = v;
                         if v >= beta {
@@ -88,7 +108,7 @@ macro_rules! shallow_kernel {
             if best == -65 {
                 // No move: pass, or the game is over.
                 if has_move(o, p, empties) {
-                    return -solve(o, p, -beta, -alpha, empties, nodes);
+                    return -solve(o, p, -beta, -alpha, empties, parity, empties, nodes);
                 }
                 return final_score(p, o);
             }
@@ -108,14 +128,16 @@ macro_rules! shallow_kernel {
             moves: u64,
             nodes: &mut u64,
         ) -> i32 {
-            use crate::search::endgame::{final_score, odd_quadrants, stability_cutoff};
+            use super::{QUADRANT, odd_quadrant_mask};
+            use crate::search::endgame::{final_score, stability_cutoff};
             *nodes += 1;
             if let Some(max) = stability_cutoff(p, o, alpha) {
                 return max;
             }
-            let odd = odd_quadrants(empties);
+            let parity = odd_quadrant_mask(empties);
+            let odd = parity & empties;
             // (key, square, board after the move): smaller keys first.
-            let mut list = [(0u32, 0u32, 0u64, 0u64); 16];
+            let mut list = [(0u32, 0u32, 0u64, 0u64, 0u64); 16];
             let mut n = 0;
             let mut m = moves;
             while m != 0 {
@@ -124,14 +146,15 @@ macro_rules! shallow_kernel {
                 let f = flips(p, o, sq as usize);
                 let bit = 1u64 << sq;
                 let (np, no) = (o ^ f, p ^ f ^ bit);
-                let replies = legal_moves(np, no).count_ones();
+                let r = legal_moves(np, no);
+                let replies = r.count_ones();
                 let key = replies * 2 + (((odd >> sq) & 1) ^ 1) as u32;
                 let mut i = n;
                 while i > 0 && list[i - 1].0 > key {
                     list[i] = list[i - 1];
                     i -= 1;
                 }
-                list[i] = (key, sq, np, no);
+                list[i] = (key, sq, np, no, r);
                 n += 1;
             }
             if n == 0 {
@@ -143,8 +166,9 @@ macro_rules! shallow_kernel {
             }
             let mut best = -65;
             let mut a = alpha;
-            for &(_, sq, np, no) in &list[..n] {
-                let v = -solve(np, no, -beta, -a, empties ^ (1u64 << sq), nodes);
+            for &(_, sq, np, no, r) in &list[..n] {
+                let q = parity ^ QUADRANT[sq as usize];
+                let v = -solve(np, no, -beta, -a, empties ^ (1u64 << sq), q, r, nodes);
                 if v > best {
                     best = v;
                     if v >= beta {
@@ -359,7 +383,16 @@ pub fn solve(
             if sorted {
                 x86::solve_sorted(p, o, alpha, beta, empties, moves, nodes)
             } else {
-                x86::solve(p, o, alpha, beta, empties, nodes)
+                x86::solve(
+                    p,
+                    o,
+                    alpha,
+                    beta,
+                    empties,
+                    odd_quadrant_mask(empties),
+                    moves,
+                    nodes,
+                )
             }
         };
     }
@@ -367,7 +400,16 @@ pub fn solve(
     if sorted {
         portable::solve_sorted(p, o, alpha, beta, empties, moves, nodes)
     } else {
-        portable::solve(p, o, alpha, beta, empties, nodes)
+        portable::solve(
+            p,
+            o,
+            alpha,
+            beta,
+            empties,
+            odd_quadrant_mask(empties),
+            moves,
+            nodes,
+        )
     }
 }
 
@@ -398,6 +440,17 @@ mod tests {
                     "{a:x} {sq}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn a_move_flips_its_quadrants_parity() {
+        let mut rng = Rng::new(0x1F2E_3D4C_5B6A_7988);
+        for i in 0..5_000 {
+            let empties = rng.next_u64() | 1u64 << (i % 64);
+            let sq = i % 64;
+            let after = odd_quadrant_mask(empties ^ 1u64 << sq);
+            assert_eq!(after, odd_quadrant_mask(empties) ^ QUADRANT[sq]);
         }
     }
 

@@ -257,6 +257,13 @@ impl Searcher<'_> {
         // Enhanced transposition cutoff: a child already known to refute the window. Done
         // before the ordering, which may cost a search per move.
         if e >= ETC_EMPTIES {
+            if e > HASH_EMPTIES {
+                // The children's entries are in the shared table: start all their loads
+                // before waiting on the first.
+                for c in list.iter() {
+                    self.sh.tt.prefetch(c.board.hash());
+                }
+            }
             for c in list.iter() {
                 let Some(en) = self.probe_table(c.board.hash(), e - 1) else {
                     continue;

@@ -238,16 +238,13 @@ const LOCAL_ENTRIES: usize = 1 << 14;
 /// search that stored it: only entries of the current search are returned, so a table never
 /// needs clearing.
 pub struct LocalTable {
-    slots: Box<[Cell<[u64; 2]>; LOCAL_ENTRIES]>,
+    slots: [Cell<[u64; 2]>; LOCAL_ENTRIES],
 }
 
 impl LocalTable {
-    fn new() -> LocalTable {
+    const fn new() -> LocalTable {
         LocalTable {
-            slots: vec![Cell::new([0, 0]); LOCAL_ENTRIES]
-                .into_boxed_slice()
-                .try_into()
-                .unwrap_or_else(|_| unreachable!("the table has LOCAL_ENTRIES slots")),
+            slots: [const { Cell::new([0, 0]) }; LOCAL_ENTRIES],
         }
     }
 
@@ -281,7 +278,7 @@ impl LocalTable {
 }
 
 thread_local! {
-    static LOCAL: LocalTable = LocalTable::new();
+    static LOCAL: LocalTable = const { LocalTable::new() };
 }
 
 /// Runs `f` on the calling thread's [`LocalTable`].

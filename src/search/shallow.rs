@@ -69,7 +69,8 @@ macro_rules! shallow_kernel {
             if empties & (empties - 1) == 0 {
                 return last_empty(p, o, empties.trailing_zeros() as usize);
             }
-            if empties.count_ones() == 2 {
+            let n = empties.count_ones();
+            if n == 2 {
                 return two_empties(p, o, beta, empties, nodes);
             }
             // Three or more empties from here on.
@@ -92,8 +93,14 @@ macro_rules! shallow_kernel {
                         continue;
                     }
                     let bit = 1u64 << sq;
-                    let np = parity ^ QUADRANT[sq];
-                    let v = -solve(o ^ f, p ^ f ^ bit, -beta, -a, empties ^ bit, np, empties ^ bit, nodes);
+                    let v = if n == 3 {
+                        // The child has two empties: no need to find that out again.
+                        *nodes += 1;
+                        -two_empties(o ^ f, p ^ f ^ bit, -a, empties ^ bit, nodes)
+                    } else {
+                        let np = parity ^ QUADRANT[sq];
+                        -solve(o ^ f, p ^ f ^ bit, -beta, -a, empties ^ bit, np, empties ^ bit, nodes)
+                    };
                     if v > best {
                         best = v;
                         if v >= beta {

@@ -383,6 +383,7 @@ pub fn solve(
     fast: bool,
 ) -> i32 {
     let sorted = empties.count_ones() >= SORTED_EMPTIES;
+    let parity = odd_quadrant_mask(empties);
     #[cfg(target_arch = "x86_64")]
     if fast {
         // SAFETY: callers set `fast` only when the CPU has the kernel's features.
@@ -390,16 +391,7 @@ pub fn solve(
             if sorted {
                 x86::solve_sorted(p, o, alpha, beta, empties, moves, nodes)
             } else {
-                x86::solve(
-                    p,
-                    o,
-                    alpha,
-                    beta,
-                    empties,
-                    odd_quadrant_mask(empties),
-                    moves,
-                    nodes,
-                )
+                x86::solve(p, o, alpha, beta, empties, parity, moves, nodes)
             }
         };
     }
@@ -407,16 +399,7 @@ pub fn solve(
     if sorted {
         portable::solve_sorted(p, o, alpha, beta, empties, moves, nodes)
     } else {
-        portable::solve(
-            p,
-            o,
-            alpha,
-            beta,
-            empties,
-            odd_quadrant_mask(empties),
-            moves,
-            nodes,
-        )
+        portable::solve(p, o, alpha, beta, empties, parity, moves, nodes)
     }
 }
 

@@ -131,7 +131,7 @@ impl TranspositionTable {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let p: *const Bucket = &self.slots[(hash as usize) & self.mask];
+            let p: *const [[AtomicU64; 2]; BUCKET] = self.bucket(hash);
             // SAFETY: a prefetch only hints the cache; the address is a valid bucket.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) };
         }

@@ -7,6 +7,7 @@ use super::probcut::ProbcutParams;
 use super::pvs::{Child, MoveList};
 use super::tt::NO_MOVE;
 use crate::board::{Board, flips, legal_moves};
+use std::ops::ControlFlow;
 
 /// From this depth on, a node may be split between threads.
 pub const SPLIT_DEPTH: i32 = 5;
@@ -50,19 +51,9 @@ impl Searcher<'_> {
         let mut tt_move = NO_MOVE;
         let (mut alpha, mut beta) = (alpha, beta);
         if let Some(en) = self.sh.tt.probe(hash) {
-            if en.depth as i32 >= depth && en.selectivity >= self.level {
-                let (lo, hi) = (en.lower as i32, en.upper as i32);
-                if lo >= beta {
-                    return lo;
-                }
-                if hi <= alpha {
-                    return hi;
-                }
-                if lo == hi {
-                    return lo;
-                }
-                alpha = alpha.max(lo);
-                beta = beta.min(hi);
+            match en.window(depth as u32, self.level, alpha, beta) {
+                ControlFlow::Break(v) => return v,
+                ControlFlow::Continue(w) => (alpha, beta) = w,
             }
             tt_move = en.best;
         }

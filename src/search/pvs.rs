@@ -62,6 +62,81 @@ impl MoveList {
     }
 }
 
+/// Takes out the move with the highest key among `list[i..]` (the earlier place on a tie):
+/// returns it and moves `list[i]` to its place, so that `list[i + 1..]` holds the moves not
+/// taken yet. Selection instead of a sort: most nodes need only their first move or two.
+#[inline(always)]
+pub fn select(list: &mut [Child], i: usize) -> Child {
+    // Each key is packed above its place (8 bits: a list holds at most 64 moves; stored as
+    // 255 - place so that the lower place wins a tie), so that the maximum is found without
+    // a branch per move.
+    let mut top = i64::MIN;
+    for (j, c) in list.iter().enumerate().skip(i) {
+        top = top.max((c.key as i64) << 8 | (255 - j) as i64);
+    }
+    // The move is read before anything is written over it: reading it back after a
+    // swap made the processor wait for the swap's stores.
+    let j = 255 - (top & 0xFF) as usize;
+    let c = list[j];
+    list[j] = list[i];
+    c
+}
+
+/// The best score and move found so far at a node, and the node's alpha raised by them.
+#[derive(Clone, Copy, Debug)]
+pub struct Best {
+    /// Best score so far (-65 before the first move).
+    pub score: i32,
+    /// Its move ([`NO_MOVE`] before the first move).
+    pub mv: u8,
+    /// The window's lower end: the node's alpha or the best score above it.
+    pub alpha: i32,
+}
+
+impl Best {
+    /// Nothing searched yet at a node with lower window end `alpha`.
+    #[inline(always)]
+    pub fn new(alpha: i32) -> Best {
+        Best {
+            score: -65,
+            mv: NO_MOVE,
+            alpha,
+        }
+    }
+
+    /// Takes the score `v` of the move `sq`; true when it reaches `beta` (a cutoff: the
+    /// node's other moves need not be searched).
+    #[inline(always)]
+    pub fn update(&mut self, v: i32, sq: u8, beta: i32) -> bool {
+        if v > self.score {
+            self.score = v;
+            self.mv = sq;
+            if v > self.alpha {
+                self.alpha = v;
+                return v >= beta;
+            }
+        }
+        false
+    }
+}
+
+/// The score of the `i`-th move searched at a node whose window is `(a, beta)` by now
+/// (principal variation search): the first move in that window; the others in a null window
+/// first, then again in the window when they fail high inside it. `search` searches the
+/// move's position in a window (from the opponent's side).
+#[inline(always)]
+pub fn pvs_score(i: usize, a: i32, beta: i32, mut search: impl FnMut(i32, i32) -> i32) -> i32 {
+    if i == 0 {
+        return -search(-beta, -a);
+    }
+    let v = -search(-a - 1, -a);
+    if v > a && v < beta {
+        -search(-beta, -a)
+    } else {
+        v
+    }
+}
+
 impl Searcher<'_> {
     /// Searches the moves of a node, highest key first, with PVS in `(alpha, beta)`: each
     /// next move is picked from `list` when its turn comes (a cut usually comes on the first
@@ -81,49 +156,23 @@ impl Searcher<'_> {
     where
         F: for<'s> Fn(&mut Searcher<'s>, &Child, i32, i32) -> i32 + Sync,
     {
-        let mut best = -65;
-        let mut best_move = NO_MOVE;
-        let mut a = alpha;
+        let mut best = Best::new(alpha);
         for i in 0..list.len() {
             if i > 0 && may_split && self.sh.threads > 1 && list.len() - i >= 2 {
                 let rest = &mut list[i..];
                 rest.sort_by_key(|x| -x.key);
-                return self.split(rest, a, beta, (best, best_move), &child);
+                return self.split(rest, best.alpha, beta, (best.score, best.mv), &child);
             }
-            // Selection instead of a sort: most nodes need only their first move or two.
-            // Each key is packed above its place (8 bits: a list holds at most 64 moves;
-            // stored as 255 - place so that the lower place wins a tie), so that the
-            // maximum is found without a branch per move.
-            let mut top = i64::MIN;
-            for (j, c) in list.iter().enumerate().skip(i) {
-                top = top.max((c.key as i64) << 8 | (255 - j) as i64);
-            }
-            list.swap(i, 255 - (top & 0xFF) as usize);
-            let c = list[i];
-            let v = if i == 0 {
-                -child(self, &c, -beta, -a)
-            } else {
-                let mut v = -child(self, &c, -a - 1, -a);
-                if v > a && v < beta && !self.stopped {
-                    v = -child(self, &c, -beta, -a);
-                }
-                v
-            };
+            let c = select(list, i);
+            let v = pvs_score(i, best.alpha, beta, |lo, hi| child(self, &c, lo, hi));
             if self.stopped {
                 return (0, NO_MOVE);
             }
-            if v > best {
-                best = v;
-                best_move = c.sq;
-                if v > a {
-                    a = v;
-                    if a >= beta {
-                        break;
-                    }
-                }
+            if best.update(v, c.sq, beta) {
+                break;
             }
         }
-        (best, best_move)
+        (best.score, best.mv)
     }
 
     /// Searches `rest` in parallel (the eldest brother is done): each helper uses the best

@@ -126,7 +126,7 @@ macro_rules! shallow_kernel {
         /// tried fastest first (fewest replies for the opponent, then odd regions first),
         /// each searched with [`solve`].
         $(#[$attr])*
-        pub(super) fn solve_sorted(
+        pub(in crate::search) fn solve_sorted(
             p: u64,
             o: u64,
             alpha: i32,
@@ -261,7 +261,7 @@ macro_rules! shallow_kernel {
     };
 }
 
-mod portable {
+pub(super) mod portable {
     use crate::board::{flips, legal_moves};
 
     /// How many discs a move of `p` on `sq` flips.
@@ -274,7 +274,7 @@ mod portable {
 }
 
 #[cfg(target_arch = "x86_64")]
-mod x86 {
+pub(super) mod x86 {
     use super::{LINE_FLIPS, LINES};
     use crate::board::avx2::{flips, legal_moves};
     use std::arch::x86_64::_pext_u64;

@@ -10,6 +10,7 @@
 //! shared table's reach: no atomics, small enough to stay in the CPU's cache.
 
 use std::cell::Cell;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// No move stored.
@@ -33,6 +34,31 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// What this entry tells a search of `depth` at selectivity `level` in `(alpha, beta)`:
+    /// `Break` with the score to return when its bounds settle the search, else `Continue`
+    /// with the window narrowed by them (unchanged when it was searched less deep or less
+    /// exactly).
+    #[inline(always)]
+    pub fn window(
+        self,
+        depth: u32,
+        level: u8,
+        alpha: i32,
+        beta: i32,
+    ) -> ControlFlow<i32, (i32, i32)> {
+        if (self.depth as u32) < depth || self.selectivity < level {
+            return ControlFlow::Continue((alpha, beta));
+        }
+        let (lo, hi) = (self.lower as i32, self.upper as i32);
+        if lo >= beta || lo == hi {
+            return ControlFlow::Break(lo);
+        }
+        if hi <= alpha {
+            return ControlFlow::Break(hi);
+        }
+        ControlFlow::Continue((alpha.max(lo), beta.min(hi)))
+    }
+
     /// An entry that knows nothing of the score yet (bounds -64 and 64).
     fn unbounded(depth: u8, selectivity: u8, best: u8, date: u8) -> Entry {
         Entry {

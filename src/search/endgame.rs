@@ -8,7 +8,7 @@
 //!   first, then fewest replies for the opponent; from 14 empties on also the evaluation of
 //!   each move, from 18 a one-ply search), enhanced transposition cutoff (from 7 empties),
 //!   the transposition table (below 12 empties a small table of the thread's own), a
-//!   stability cutoff, and parallel splits (Young Brothers Wait). Up to [`LOCAL_EMPTIES`]
+//!   stability cutoff, and parallel splits (Young Brothers Wait). Up to 10 empties
 //!   (no shared table, probcut or split there) the same search runs as one recursive
 //!   function without the searcher's state, compiled twice like the small solver (portable,
 //!   and for x86-64 with AVX2): same order, same nodes, less overhead per node.

@@ -136,35 +136,30 @@ macro_rules! shallow_kernel {
             nodes: &mut u64,
         ) -> i32 {
             use super::{QUADRANT, odd_quadrant_mask};
+            use crate::board::Board;
             use crate::search::endgame::{final_score, stability_cutoff};
+            use crate::search::pvs::{Child, MoveList, select};
             *nodes += 1;
             if let Some(max) = stability_cutoff(p, o, alpha) {
                 return max;
             }
             let parity = odd_quadrant_mask(empties);
             let odd = parity & empties;
-            // (key, square, board after the move): smaller keys first.
-            let mut list = [(0u32, 0u32, 0u64, 0u64, 0u64); 16];
-            let mut n = 0;
+            // Keys: fewest replies first, then moves into odd regions; on a tie the order of
+            // the squares.
+            let mut list = MoveList::new();
             let mut m = moves;
             while m != 0 {
                 let sq = m.trailing_zeros();
                 m &= m - 1;
                 let f = flips(p, o, sq as usize);
-                let bit = 1u64 << sq;
-                let (np, no) = (o ^ f, p ^ f ^ bit);
+                let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
                 let r = legal_moves(np, no);
-                let replies = r.count_ones();
-                let key = replies * 2 + (((odd >> sq) & 1) ^ 1) as u32;
-                let mut i = n;
-                while i > 0 && list[i - 1].0 > key {
-                    list[i] = list[i - 1];
-                    i -= 1;
-                }
-                list[i] = (key, sq, np, no, r);
-                n += 1;
+                let key = -((r.count_ones() * 2 + (((odd >> sq) & 1) ^ 1) as u32) as i32);
+                list.push(Child { key, sq: sq as u8, board: Board::new(np, no), moves: r });
             }
-            if n == 0 {
+            let list = list.as_mut_slice();
+            if list.is_empty() {
                 let replies = legal_moves(o, p);
                 if replies != 0 {
                     return -solve_sorted(o, p, -beta, -alpha, empties, replies, nodes);
@@ -173,9 +168,11 @@ macro_rules! shallow_kernel {
             }
             let mut best = -65;
             let mut a = alpha;
-            for &(_, sq, np, no, r) in &list[..n] {
-                let q = parity ^ QUADRANT[sq as usize];
-                let v = -solve(np, no, -beta, -a, empties ^ (1u64 << sq), q, r, nodes);
+            for i in 0..list.len() {
+                let c = select(list, i);
+                let q = parity ^ QUADRANT[c.sq as usize];
+                let (np, no) = (c.board.player, c.board.opponent);
+                let v = -solve(np, no, -beta, -a, empties ^ (1u64 << c.sq), q, c.moves, nodes);
                 if v > best {
                     best = v;
                     if v >= beta {

@@ -167,7 +167,7 @@ macro_rules! deep_kernel {
             level: u8,
             nodes: &mut u64,
         ) -> i32 {
-            use super::{ETC_EMPTIES, MIDGAME_MOVE_BONUS, SHALLOW_EMPTIES, odd_quadrants};
+            use super::{ETC_EMPTIES, SHALLOW_EMPTIES, odd_quadrants};
             use super::{final_score, from_table, refutes, stability_cutoff};
             use crate::board::Board;
             use crate::search::pvs::{Best, pvs_score, select};
@@ -184,7 +184,8 @@ macro_rules! deep_kernel {
                 return max;
             }
             let hash = Board::new(p, o).hash();
-            let (alpha, beta, tt_move, hint) =
+            // The thread's table holds endgame results only: no midgame move to hint at.
+            let (alpha, beta, tt_move, _) =
                 match from_table(t.probe(hash, search), e, level, alpha, beta) {
                     ControlFlow::Break(v) => return v,
                     ControlFlow::Continue(x) => x,
@@ -192,9 +193,6 @@ macro_rules! deep_kernel {
             let mut list = MoveList::new();
             children(p, o, moves, odd_quadrants(empties), tt_move, &mut list);
             let list = list.as_mut_slice();
-            if let Some(x) = list.iter_mut().find(|x| x.sq == hint) {
-                x.key += MIDGAME_MOVE_BONUS;
-            }
             if e >= ETC_EMPTIES {
                 for c in list.iter() {
                     if let Some(v) = refutes(t.probe(c.board.hash(), search), e, level, beta) {

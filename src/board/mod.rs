@@ -13,6 +13,8 @@ use std::fmt;
 
 #[cfg(target_arch = "x86_64")]
 pub use moves::avx2;
+#[cfg(target_arch = "x86_64")]
+pub use moves::avx512;
 pub use moves::{
     flips, flips_reference, legal_moves, legal_moves_reference, neighbours, potential_moves,
 };
@@ -35,6 +37,38 @@ pub fn fast_path_available() -> bool {
     #[cfg(not(target_arch = "x86_64"))]
     {
         false
+    }
+}
+
+/// Which compiled version of the search kernels runs: portable, the x86-64 fast path
+/// ([`fast_path_available`]), or that path with AVX-512 move generation.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Simd {
+    /// Plain Rust, any CPU.
+    Portable,
+    /// POPCNT, LZCNT, BMI1/2 and AVX2.
+    Avx2,
+    /// The AVX2 path with AVX-512 (F) mobility: eight directions per instruction.
+    Avx512,
+}
+
+impl Simd {
+    /// The fastest version this CPU runs (checked at run time).
+    pub fn detect() -> Simd {
+        Simd::available().last().copied().unwrap_or(Simd::Portable)
+    }
+
+    /// Every version this CPU runs, the portable one first (for tests that compare them).
+    pub fn available() -> Vec<Simd> {
+        let mut v = vec![Simd::Portable];
+        if fast_path_available() {
+            v.push(Simd::Avx2);
+            #[cfg(target_arch = "x86_64")]
+            if is_x86_feature_detected!("avx512f") {
+                v.push(Simd::Avx512);
+            }
+        }
+        v
     }
 }
 

@@ -224,6 +224,62 @@ pub mod avx2 {
     }
 }
 
+/// The x86-64 AVX-512 version of [`legal_moves`]: the eight directions in the eight lanes of
+/// one vector, shifted by rotations (a vector of per-lane counts) and masked so that nothing
+/// wraps around the board.
+#[cfg(target_arch = "x86_64")]
+pub mod avx512 {
+    use std::arch::x86_64::*;
+
+    /// Row 1, row 8.
+    const ROW_1: i64 = 0xFF;
+    const ROW_8: i64 = 0xFF << 56;
+
+    /// The legal moves of the side to move, as [`super::legal_moves`].
+    ///
+    /// Lanes 0-3 run towards higher squares (steps 1, 8, 7, 9: rotations left), lanes 4-7
+    /// towards lower ones (the same steps as rotations right, that is left by 64 - step). A
+    /// rotation brings the squares that leave the board back in at the other end: in a lane
+    /// running up they land on row 1 (column a for the step of 1), where no run going up can
+    /// be, so the opponent's discs there are masked off for that lane, as are the moves
+    /// found there; the same with row 8 for lanes running down. The usual column masks stop
+    /// the horizontal and diagonal runs at the board's side.
+    ///
+    /// # Safety
+    ///
+    /// Outside code compiled with AVX-512 this may only be called when the CPU has AVX-512 F
+    /// (see [`crate::board::Simd::detect`]).
+    #[inline]
+    #[target_feature(enable = "avx2,avx512f")]
+    pub fn legal_moves(p: u64, o: u64) -> u64 {
+        const EDGE: i64 = super::NOT_EDGE_COLUMNS as i64;
+        let (r1, r8) = (!ROW_1, !ROW_8);
+        let o_mask = _mm512_set_epi64(
+            EDGE & r8,
+            EDGE & r8,
+            r8,
+            EDGE,
+            EDGE & r1,
+            EDGE & r1,
+            r1,
+            EDGE,
+        );
+        let move_mask = _mm512_set_epi64(r8, r8, r8, -1, r1, r1, r1, -1);
+        let s1 = _mm512_set_epi64(55, 57, 56, 63, 9, 7, 8, 1);
+        let s2 = _mm512_set_epi64(46, 50, 48, 62, 18, 14, 16, 2);
+        let pp = _mm512_set1_epi64(p as i64);
+        let oo = _mm512_and_si512(_mm512_set1_epi64(o as i64), o_mask);
+        // f | (a & b): ternary-logic table 0xF8 (f the first operand).
+        let mut f = _mm512_and_si512(oo, _mm512_rolv_epi64(pp, s1));
+        f = _mm512_ternarylogic_epi64::<0xF8>(f, oo, _mm512_rolv_epi64(f, s1));
+        let pairs = _mm512_and_si512(oo, _mm512_rolv_epi64(oo, s1));
+        f = _mm512_ternarylogic_epi64::<0xF8>(f, pairs, _mm512_rolv_epi64(f, s2));
+        f = _mm512_ternarylogic_epi64::<0xF8>(f, pairs, _mm512_rolv_epi64(f, s2));
+        let m = _mm512_and_si512(_mm512_rolv_epi64(f, s1), move_mask);
+        (_mm512_reduce_or_epi64(m) as u64) & !(p | o)
+    }
+}
+
 /// Reference implementation of [`flips`]: walks each of the 8 directions square by square.
 /// Slow and obvious; the fast versions are tested against it.
 pub fn flips_reference(p: u64, o: u64, sq: usize) -> u64 {
@@ -362,6 +418,38 @@ mod tests {
             let fast = unsafe { avx2::legal_moves(p, o) };
             assert_eq!(fast, legal_moves_reference(p, o), "{p:x} {o:x}");
             assert_eq!(fast, legal_moves(p, o), "{p:x} {o:x}");
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx512_legal_moves_match_reference() {
+        if !is_x86_feature_detected!("avx512f") {
+            eprintln!("no AVX-512 on this CPU: nothing to compare");
+            return;
+        }
+        for (p, o) in random_boards(0x2468_ACE0_1357_9BDF, 30_000) {
+            // SAFETY: AVX-512 F was detected above.
+            let fast = unsafe { avx512::legal_moves(p, o) };
+            assert_eq!(fast, legal_moves_reference(p, o), "{p:x} {o:x}");
+        }
+        // Full rows and edges: every lane's wrap-around at once.
+        for (p, o) in [
+            (0xFF, 0xFF00),
+            (0xFF00_0000_0000_0000, 0x00FF_0000_0000_0000),
+        ] {
+            for (p, o) in [
+                (p, o),
+                (o, p),
+                (p | o, 0),
+                (0x8100_0000_0000_0081, 0x7E81_8181_8181_817E),
+            ] {
+                // SAFETY: as above.
+                assert_eq!(
+                    unsafe { avx512::legal_moves(p, o) },
+                    legal_moves_reference(p, o)
+                );
+            }
         }
     }
 

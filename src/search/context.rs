@@ -38,8 +38,8 @@ pub struct Shared<'a> {
     pub nodes: AtomicU64,
     /// Threads available for parallel search.
     pub threads: usize,
-    /// True when the CPU runs the x86-64 fast paths.
-    pub fast: bool,
+    /// The version of the search kernels this CPU runs.
+    pub simd: crate::board::Simd,
     /// A number for this search, different from the searches before it (for the threads'
     /// local tables).
     pub search: u32,

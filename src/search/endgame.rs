@@ -19,7 +19,7 @@ use super::context::{NO_SELECTIVITY, Searcher};
 use super::pvs::{Child, MoveList};
 use super::shallow;
 use super::tt::{Entry, LocalTable, NO_MOVE, with_local};
-use crate::board::{Board, stable_discs_until};
+use crate::board::{Board, Simd, stable_discs_until};
 use std::ops::ControlFlow;
 
 /// At or below this many empties the solver uses its no-hash, no-movegen code.
@@ -238,19 +238,23 @@ mod x86 {
     deep_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 
+/// The x86-64 kernel with AVX-512 mobility.
+#[cfg(target_arch = "x86_64")]
+mod x86_512 {
+    use super::{Child, LocalTable, MoveList};
+    use crate::board::avx2::flips;
+    use crate::board::avx512::legal_moves;
+    use crate::search::shallow::x86_512::solve_sorted;
+    deep_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f")]);
+}
+
 /// Pushes on `list` the moves of a position with their boards and fastest-first keys, the
-/// hash move `first` first (see the kernel); `fast` selects the x86-64 path and must only be
-/// set when [`crate::board::fast_path_available`] says so.
+/// hash move `first` first (see the kernel); `simd` selects the compiled version and must be
+/// one that [`Simd::available`] lists.
 #[inline]
-fn children(b: &Board, moves: u64, odd: u64, first: u8, list: &mut MoveList, fast: bool) {
+fn children(b: &Board, moves: u64, odd: u64, first: u8, list: &mut MoveList, simd: Simd) {
     let (p, o) = (b.player, b.opponent);
-    #[cfg(target_arch = "x86_64")]
-    if fast {
-        // SAFETY: callers set `fast` only when the CPU has the kernel's features.
-        return unsafe { x86::children(p, o, moves, odd, first, list) };
-    }
-    let _ = fast;
-    portable::children(p, o, moves, odd, first, list)
+    with_kernel!(simd, k => k::children(p, o, moves, odd, first, list))
 }
 
 /// What the table's entry `en` (if any) tells an endgame search of `e` empties at
@@ -286,9 +290,8 @@ fn refutes(en: Option<Entry>, e: u32, level: u8, beta: i32) -> Option<i32> {
     (en.depth as u32 + 1 >= e && en.selectivity >= level && v >= beta).then_some(v)
 }
 
-/// The kernel's `solve_local` for `b` (with `e` empties and the legal moves `moves`); `fast`
-/// selects the x86-64 path and must only be set when [`crate::board::fast_path_available`]
-/// says so.
+/// The kernel's `solve_local` for `b` (with `e` empties and the legal moves `moves`); `simd`
+/// selects the compiled version and must be one that [`Simd::available`] lists.
 #[inline]
 #[allow(clippy::too_many_arguments)]
 fn solve_local(
@@ -301,22 +304,10 @@ fn solve_local(
     search: u32,
     level: u8,
     nodes: &mut u64,
-    fast: bool,
+    simd: Simd,
 ) -> i32 {
     let (p, o, empties) = (b.player, b.opponent, b.empties());
-    #[cfg(target_arch = "x86_64")]
-    if fast {
-        // SAFETY: callers set `fast` only when the CPU has the kernel's features.
-        return unsafe {
-            x86::solve_local(
-                p, o, alpha, beta, empties, moves, e, t, search, level, nodes,
-            )
-        };
-    }
-    let _ = fast;
-    portable::solve_local(
-        p, o, alpha, beta, empties, moves, e, t, search, level, nodes,
-    )
+    with_kernel!(simd, k => k::solve_local(p, o, alpha, beta, empties, moves, e, t, search, level, nodes))
 }
 
 impl Searcher<'_> {
@@ -342,7 +333,7 @@ impl Searcher<'_> {
                 b.empties(),
                 moves,
                 &mut nodes,
-                self.sh.fast,
+                self.sh.simd,
             );
             self.add_nodes(nodes);
             return v;
@@ -360,7 +351,7 @@ impl Searcher<'_> {
                     self.sh.search,
                     self.level,
                     &mut nodes,
-                    self.sh.fast,
+                    self.sh.simd,
                 )
             });
             self.add_nodes(nodes);
@@ -401,7 +392,7 @@ impl Searcher<'_> {
             };
         let mut list = MoveList::new();
         let odd = odd_quadrants(b.empties());
-        children(&b, moves, odd, tt_move, &mut list, self.sh.fast);
+        children(&b, moves, odd, tt_move, &mut list, self.sh.simd);
         let list = list.as_mut_slice();
         if let Some(x) = list.iter_mut().find(|x| x.sq == hint) {
             x.key += MIDGAME_MOVE_BONUS;
@@ -482,7 +473,7 @@ impl Searcher<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Square, fast_path_available};
+    use crate::board::Square;
     use crate::train::{Rng, random_board};
 
     #[test]
@@ -512,7 +503,7 @@ mod tests {
 
     /// The kernel's `solve_local` on a board: the score and the node count, in a search of
     /// its own number (so that no earlier entry of the thread's table is used).
-    fn local_board(b: &Board, alpha: i32, beta: i32, fast: bool, search: u32) -> (i32, u64) {
+    fn local_board(b: &Board, alpha: i32, beta: i32, simd: Simd, search: u32) -> (i32, u64) {
         let mut nodes = 0;
         let e = b.empty_count();
         let v = with_local(|t| {
@@ -526,14 +517,14 @@ mod tests {
                 search,
                 NO_SELECTIVITY,
                 &mut nodes,
-                fast,
+                simd,
             )
         });
         (v, nodes)
     }
 
     /// The solver below the shared table against plain alpha-beta, in windows on both sides
-    /// of the score and around it, on both paths; both paths give the same scores and node
+    /// of the score and around it; every compiled version gives the same scores and node
     /// counts.
     #[test]
     fn local_solver_matches_reference_and_paths_agree() {
@@ -550,7 +541,7 @@ mod tests {
             let exact = crate::search::tests::reference(b, -64, 64);
             for (alpha, beta) in [(-64, 64), (exact - 1, exact + 1), (-1, 0), (0, 1), (8, 9)] {
                 search += 1;
-                let (v, n) = local_board(&b, alpha, beta, false, search);
+                let (v, n) = local_board(&b, alpha, beta, Simd::Portable, search);
                 if v <= alpha {
                     assert!(exact <= v, "{b:?} ({alpha}, {beta}): {v} vs {exact}");
                 } else if v >= beta {
@@ -558,9 +549,10 @@ mod tests {
                 } else {
                     assert_eq!(v, exact, "{b:?} ({alpha}, {beta})");
                 }
-                if fast_path_available() {
+                for simd in Simd::available() {
                     search += 1;
-                    assert_eq!(local_board(&b, alpha, beta, true, search), (v, n), "{b:?}");
+                    let fast = local_board(&b, alpha, beta, simd, search);
+                    assert_eq!(fast, (v, n), "{b:?} {simd:?}");
                 }
             }
         }
@@ -568,7 +560,7 @@ mod tests {
 
     #[test]
     fn fast_and_portable_children_agree() {
-        if !fast_path_available() {
+        if Simd::available().len() == 1 {
             eprintln!("no x86-64 fast path on this CPU: nothing to compare");
             return;
         }
@@ -577,15 +569,18 @@ mod tests {
             let target = 4 + rng.below(50) as u32;
             let b = random_board(&mut rng, target);
             let odd = odd_quadrants(b.empties());
-            let (mut l1, mut l2) = (MoveList::new(), MoveList::new());
             let first = Square::iter(b.moves())
                 .next()
                 .map_or(NO_MOVE, |s| s.index() as u8);
-            children(&b, b.moves(), odd, first, &mut l1, false);
-            children(&b, b.moves(), odd, first, &mut l2, true);
-            let (l1, l2) = (l1.as_mut_slice(), l2.as_mut_slice());
+            let mut l1 = MoveList::new();
+            children(&b, b.moves(), odd, first, &mut l1, Simd::Portable);
+            let l1 = l1.as_mut_slice();
             assert_eq!(l1.len(), b.moves().count_ones() as usize);
-            assert_eq!(l1, l2);
+            for simd in Simd::available() {
+                let mut l2 = MoveList::new();
+                children(&b, b.moves(), odd, first, &mut l2, simd);
+                assert_eq!(l1, l2.as_mut_slice(), "{simd:?}");
+            }
             for c in l1.iter() {
                 let s = Square::new(c.sq).unwrap();
                 assert_eq!(Some(c.board), b.play(s).ok());

@@ -8,6 +8,32 @@
 //! solver), [`pvs`] (the shared move loop with parallel splits), [`tt`] (the shared hash
 //! table), [`probcut`] (its parameters), [`context`] (per-thread state and limits).
 
+/// Evaluates `$body` with `$k` naming the kernel module compiled for `$simd` (a
+/// [`crate::board::Simd`]): `x86_512`, `x86` or `portable`, which the calling module must
+/// hold. `$simd` must be a version that [`crate::board::Simd::available`] lists.
+macro_rules! with_kernel {
+    ($simd:expr, $k:ident => $body:expr) => {
+        match $simd {
+            // SAFETY: the caller passes only a version the CPU runs.
+            #[cfg(target_arch = "x86_64")]
+            crate::board::Simd::Avx512 => unsafe {
+                use x86_512 as $k;
+                $body
+            },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            crate::board::Simd::Avx2 => unsafe {
+                use x86 as $k;
+                $body
+            },
+            _ => {
+                use portable as $k;
+                $body
+            }
+        }
+    };
+}
+
 pub mod context;
 pub mod endgame;
 pub mod midgame;
@@ -231,7 +257,7 @@ impl Engine {
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             nodes: AtomicU64::new(0),
             threads: self.threads,
-            fast: crate::board::fast_path_available(),
+            simd: crate::board::Simd::detect(),
             search: SEARCHES.fetch_add(1, Relaxed) + 1,
         };
         let mut root = Root {

@@ -4,10 +4,12 @@
 //! This is where most endgame nodes are, so it is compiled twice: once portable, once for
 //! x86-64 CPUs with POPCNT, LZCNT, BMI and AVX2 (AVX2 flips, and the last flip count read
 //! from a table indexed with `pext`; chosen at run time, see
-//! [`crate::board::fast_path_available`]). The tests check that both give the same scores
+//! [`crate::board::fast_path_available`]; a third time with AVX-512 mobility where the CPU has
+//! it, see [`Simd`]). The tests check that all give the same scores
 //! and node counts.
 
 use super::endgame::odd_quadrant_mask;
+use crate::board::Simd;
 
 /// The squares around each square: a move needs an opponent disc among them.
 static NEIGHBOURS: [u64; 64] = {
@@ -292,6 +294,16 @@ pub(super) mod x86 {
     shallow_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 
+/// The x86-64 kernel with AVX-512 mobility.
+#[cfg(target_arch = "x86_64")]
+pub(super) mod x86_512 {
+    use super::x86::last_flip_count;
+    use crate::board::avx2::flips;
+    use crate::board::avx512::legal_moves;
+
+    shallow_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f")]);
+}
+
 /// The four lines through each square (row, column, both diagonals), each as its squares
 /// and the place of the square among them (counted from the lowest square).
 #[cfg(target_arch = "x86_64")]
@@ -365,8 +377,8 @@ static LINE_FLIPS: [[u8; 256]; 8] = {
 const SORTED_EMPTIES: u32 = 5;
 
 /// Exact score of a small endgame (`empties` as a mask, at least one; `moves` the legal
-/// moves of `p`) in `(alpha, beta)`, fail-soft; adds its nodes to `nodes`. `fast` selects
-/// the x86-64 path and must only be set when [`crate::board::fast_path_available`] says so.
+/// moves of `p`) in `(alpha, beta)`, fail-soft; adds its nodes to `nodes`. `simd` selects the
+/// compiled version and must be one that [`Simd::available`] lists.
 #[inline]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
@@ -377,27 +389,15 @@ pub fn solve(
     empties: u64,
     moves: u64,
     nodes: &mut u64,
-    fast: bool,
+    simd: Simd,
 ) -> i32 {
     let sorted = empties.count_ones() >= SORTED_EMPTIES;
     let parity = odd_quadrant_mask(empties);
-    #[cfg(target_arch = "x86_64")]
-    if fast {
-        // SAFETY: callers set `fast` only when the CPU has the kernel's features.
-        return unsafe {
-            if sorted {
-                x86::solve_sorted(p, o, alpha, beta, empties, moves, nodes)
-            } else {
-                x86::solve(p, o, alpha, beta, empties, parity, moves, nodes)
-            }
-        };
-    }
-    let _ = fast;
-    if sorted {
-        portable::solve_sorted(p, o, alpha, beta, empties, moves, nodes)
+    with_kernel!(simd, k => if sorted {
+        k::solve_sorted(p, o, alpha, beta, empties, moves, nodes)
     } else {
-        portable::solve(p, o, alpha, beta, empties, parity, moves, nodes)
-    }
+        k::solve(p, o, alpha, beta, empties, parity, moves, nodes)
+    })
 }
 
 #[cfg(test)]
@@ -442,10 +442,10 @@ mod tests {
     }
 
     /// [`solve`] on a board: the score and the node count.
-    fn solve_board(b: &crate::board::Board, alpha: i32, beta: i32, fast: bool) -> (i32, u64) {
+    fn solve_board(b: &crate::board::Board, alpha: i32, beta: i32, simd: Simd) -> (i32, u64) {
         let mut n = 0;
         let (p, o) = (b.player, b.opponent);
-        let v = solve(p, o, alpha, beta, b.empties(), b.moves(), &mut n, fast);
+        let v = solve(p, o, alpha, beta, b.empties(), b.moves(), &mut n, simd);
         (v, n)
     }
 
@@ -461,9 +461,9 @@ mod tests {
                 continue;
             }
             let exact = crate::search::tests::reference(b, -64, 64);
-            for fast in [false, fast_path_available()] {
+            for simd in Simd::available() {
                 for (alpha, beta) in [(-64, 64), (exact - 1, exact + 1), (-1, 0), (0, 1), (8, 9)] {
-                    let (v, _) = solve_board(&b, alpha, beta, fast);
+                    let (v, _) = solve_board(&b, alpha, beta, simd);
                     if v <= alpha {
                         assert!(exact <= v, "{b:?} ({alpha}, {beta}): {v} vs {exact}");
                     } else if v >= beta {
@@ -478,7 +478,7 @@ mod tests {
 
     #[test]
     fn fast_and_portable_agree() {
-        if !fast_path_available() {
+        if Simd::available().len() == 1 {
             eprintln!("no x86-64 fast path on this CPU: nothing to compare");
             return;
         }
@@ -490,10 +490,10 @@ mod tests {
                 continue;
             }
             for (alpha, beta) in [(-64, 64), (-1, 0), (3, 4), (-10, -9)] {
-                assert_eq!(
-                    solve_board(&b, alpha, beta, false),
-                    solve_board(&b, alpha, beta, true)
-                );
+                let portable = solve_board(&b, alpha, beta, Simd::Portable);
+                for simd in Simd::available() {
+                    assert_eq!(solve_board(&b, alpha, beta, simd), portable, "{simd:?}");
+                }
             }
         }
     }

@@ -10,8 +10,9 @@
 //!   the transposition table (below 12 empties a small table of the thread's own), a
 //!   stability cutoff, and parallel splits (Young Brothers Wait). Up to 10 empties
 //!   (no shared table, probcut or split there) the same search runs as one recursive
-//!   function without the searcher's state, compiled twice like the small solver (portable,
-//!   and for x86-64 with AVX2): same order, same nodes, less overhead per node.
+//!   function without the searcher's state, compiled like the small solver (portable, for
+//!   x86-64 with AVX2, and with AVX-512 mobility; see [`Simd`]): same order, same nodes, less
+//!   overhead per node.
 //!
 //! Scores are fail-soft: below `alpha` an upper bound, above `beta` a lower bound.
 

@@ -35,6 +35,10 @@ const HASH_EMPTIES: u32 = 12;
 /// table, the probcut and the parallel splits.
 const LOCAL_EMPTIES: u32 = 10;
 
+// The searcher's own nodes (more than LOCAL_EMPTIES empties) always try the enhanced
+// transposition cutoff.
+const _: () = assert!(LOCAL_EMPTIES >= ETC_EMPTIES);
+
 /// From this many empties on, the children are looked up in the tables before the search
 /// (enhanced transposition cutoff; below [`HASH_EMPTIES`] in the thread's own table).
 const ETC_EMPTIES: u32 = 7;
@@ -399,21 +403,20 @@ impl Searcher<'_> {
             x.key += MIDGAME_MOVE_BONUS;
         }
         // Enhanced transposition cutoff: a child already known to refute the window. Done
-        // before the ordering, which may cost a search per move.
-        if e >= ETC_EMPTIES {
-            if e > HASH_EMPTIES {
-                // The children's entries are in the shared table: start all their loads
-                // before waiting on the first.
-                for c in list.iter() {
-                    self.sh.tt.prefetch(c.board.hash());
-                }
-            }
+        // before the ordering, which may cost a search per move. (Nodes here have more than
+        // LOCAL_EMPTIES, so at least ETC_EMPTIES, empties.)
+        if e > HASH_EMPTIES {
+            // The children's entries are in the shared table: start all their loads
+            // before waiting on the first.
             for c in list.iter() {
-                let en = self.probe_table(c.board.hash(), e - 1);
-                if let Some(v) = refutes(en, e, self.level, beta) {
-                    self.store_table(hash, e, alpha, beta, v, c.sq);
-                    return v;
-                }
+                self.sh.tt.prefetch(c.board.hash());
+            }
+        }
+        for c in list.iter() {
+            let en = self.probe_table(c.board.hash(), e - 1);
+            if let Some(v) = refutes(en, e, self.level, beta) {
+                self.store_table(hash, e, alpha, beta, v, c.sq);
+                return v;
             }
         }
         if e >= EVAL_ORDER_EMPTIES {

@@ -392,10 +392,10 @@ pub fn solve(
     simd: Simd,
 ) -> i32 {
     let sorted = empties.count_ones() >= SORTED_EMPTIES;
-    let parity = odd_quadrant_mask(empties);
     with_kernel!(simd, k => if sorted {
         k::solve_sorted(p, o, alpha, beta, empties, moves, nodes)
     } else {
+        let parity = odd_quadrant_mask(empties);
         k::solve(p, o, alpha, beta, empties, parity, moves, nodes)
     })
 }

@@ -6,7 +6,7 @@
 
 mod moves;
 mod square;
-mod stability;
+pub mod stability;
 mod symmetry;
 
 use std::fmt;

@@ -36,7 +36,7 @@ fn full_diagonal(filled: u64, shift: u32, up: [u64; 3], down: [u64; 3]) -> u64 {
 
 /// Squares on lines that are completely filled, for each of the four axes:
 /// (horizontal, vertical, diagonal, anti-diagonal).
-#[inline]
+#[inline(always)]
 fn full_lines(filled: u64) -> (u64, u64, u64, u64) {
     let mut h = filled;
     h &= h >> 1;
@@ -180,7 +180,7 @@ fn edge_line(p: usize, o: usize) -> u8 {
 
 /// The discs on the four edges whose colour never changes (see [`EDGE_STABLE`]): a disc on
 /// an edge can only be flipped along that edge.
-#[inline]
+#[inline(always)]
 fn stable_edges(p: u64, o: u64) -> u64 {
     let row1 = edge_line(p as usize & 0xFF, o as usize & 0xFF) as u64;
     let row8 = (edge_line((p >> 56) as usize, (o >> 56) as usize) as u64) << 56;
@@ -200,6 +200,28 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
 /// at least `enough` discs (the search stops there: enough for a stability cutoff).
 #[inline]
 pub fn stable_discs_until(p: u64, o: u64, enough: u32) -> u64 {
+    stable_until(p, o, enough)
+}
+
+/// [`stable_discs_until`] compiled with the POPCNT instruction (its stopping test counts the
+/// stable discs found so far on every pass).
+#[cfg(target_arch = "x86_64")]
+pub mod x86 {
+    /// As [`super::stable_discs_until`].
+    ///
+    /// # Safety
+    ///
+    /// Outside code compiled with POPCNT this may only be called when the CPU has it (as
+    /// every CPU does that [`crate::board::fast_path_available`] accepts).
+    #[target_feature(enable = "popcnt")]
+    pub fn stable_discs_until(p: u64, o: u64, enough: u32) -> u64 {
+        super::stable_until(p, o, enough)
+    }
+}
+
+/// The body of [`stable_discs_until`], inlined into each compiled version.
+#[inline(always)]
+fn stable_until(p: u64, o: u64, enough: u32) -> u64 {
     let (fh, fv, fd, fa) = full_lines(p | o);
     let inner = p & !EDGE;
     let mut stable = (stable_edges(p, o) & p) | (inner & fh & fv & fd & fa);
@@ -318,7 +340,7 @@ mod tests {
     }
 
     /// Stopping early gives part of the stable discs, at least `enough` of them, or all of
-    /// them when there are fewer.
+    /// them when there are fewer; the POPCNT version gives the same discs.
     #[test]
     fn stopping_early_finds_enough_stable_discs() {
         use crate::train::{Rng, random_board};
@@ -329,6 +351,12 @@ mod tests {
             let all = stable_discs(b.player, b.opponent);
             for enough in 0..=65 {
                 let part = stable_discs_until(b.player, b.opponent, enough);
+                #[cfg(target_arch = "x86_64")]
+                if crate::board::fast_path_available() {
+                    // SAFETY: the CPU has POPCNT.
+                    let fast = unsafe { x86::stable_discs_until(b.player, b.opponent, enough) };
+                    assert_eq!(fast, part, "{b:?}");
+                }
                 assert_eq!(part & !all, 0, "{b:?}");
                 if all.count_ones() < enough {
                     assert_eq!(part, all, "{b:?}");

@@ -93,15 +93,20 @@ pub(super) fn odd_quadrants(empties: u64) -> u64 {
 /// Stability cutoff for the side to move (`p`): the opponent's stable discs bound the score
 /// from above; returns that bound when it is at most `alpha`. Stable discs are counted only
 /// when the opponent has enough discs for the bound to reach `alpha`, and only until there
-/// are enough.
+/// are enough, by `stable` (a version of [`stable_discs_until`]).
 #[inline(always)]
-pub(super) fn stability_cutoff(p: u64, o: u64, alpha: i32) -> Option<i32> {
+pub(super) fn stability_cutoff(
+    p: u64,
+    o: u64,
+    alpha: i32,
+    stable: impl FnOnce(u64, u64, u32) -> u64,
+) -> Option<i32> {
     if alpha < 0 || 64 - 2 * (o.count_ones() as i32) > alpha {
         return None;
     }
     // The cut needs 64 - 2 * stable <= alpha, that is stable >= (65 - alpha) / 2.
     let enough = ((65 - alpha) / 2) as u32;
-    let max = 64 - 2 * stable_discs_until(o, p, enough).count_ones() as i32;
+    let max = 64 - 2 * stable(o, p, enough).count_ones() as i32;
     (max <= alpha).then_some(max)
 }
 
@@ -185,7 +190,7 @@ macro_rules! deep_kernel {
                 }
                 return -solve_local(o, p, -beta, -alpha, empties, replies, e, t, search, level, nodes);
             }
-            if let Some(max) = stability_cutoff(p, o, alpha) {
+            if let Some(max) = stability_cutoff(p, o, alpha, |a, b, n| stable_discs_until(a, b, n)) {
                 return max;
             }
             let hash = Board::new(p, o).hash();
@@ -230,7 +235,7 @@ macro_rules! deep_kernel {
 
 mod portable {
     use super::{Child, LocalTable, MoveList};
-    use crate::board::{flips, legal_moves};
+    use crate::board::{flips, legal_moves, stable_discs_until};
     use crate::search::shallow::portable::solve_sorted;
     deep_kernel!();
 }
@@ -239,6 +244,7 @@ mod portable {
 mod x86 {
     use super::{Child, LocalTable, MoveList};
     use crate::board::avx2::{flips, legal_moves};
+    use crate::board::stability::x86::stable_discs_until;
     use crate::search::shallow::x86::solve_sorted;
     deep_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
@@ -249,6 +255,7 @@ mod x86_512 {
     use super::{Child, LocalTable, MoveList};
     use crate::board::avx2::flips;
     use crate::board::avx512::legal_moves;
+    use crate::board::stability::x86::stable_discs_until;
     use crate::search::shallow::x86_512::solve_sorted;
     deep_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f")]);
 }
@@ -378,7 +385,7 @@ impl Searcher<'_> {
             return -self.end_deep(b.passed(), replies, -beta, -alpha, e);
         }
         // Stability cutoff: the opponent's stable discs bound our score from above.
-        if let Some(max) = stability_cutoff(b.player, b.opponent, alpha) {
+        if let Some(max) = stability_cutoff(b.player, b.opponent, alpha, stable_discs_until) {
             return max;
         }
         if self.level < NO_SELECTIVITY && e >= PROBCUT_EMPTIES {

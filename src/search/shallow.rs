@@ -76,7 +76,7 @@ macro_rules! shallow_kernel {
                 return two_empties(p, o, beta, empties, nodes);
             }
             // Three or more empties from here on.
-            if let Some(max) = stability_cutoff(p, o, alpha) {
+            if let Some(max) = stability_cutoff(p, o, alpha, |a, b, n| stable_discs_until(a, b, n)) {
                 return max;
             }
             let odd = parity & cand;
@@ -142,7 +142,7 @@ macro_rules! shallow_kernel {
             use crate::search::endgame::{final_score, stability_cutoff};
             use crate::search::pvs::{Child, MoveList, select};
             *nodes += 1;
-            if let Some(max) = stability_cutoff(p, o, alpha) {
+            if let Some(max) = stability_cutoff(p, o, alpha, |a, b, n| stable_discs_until(a, b, n)) {
                 return max;
             }
             let parity = odd_quadrant_mask(empties);
@@ -261,7 +261,7 @@ macro_rules! shallow_kernel {
 }
 
 pub(super) mod portable {
-    use crate::board::{flips, legal_moves};
+    use crate::board::{flips, legal_moves, stable_discs_until};
 
     /// How many discs a move of `p` on `sq` flips.
     #[inline(always)]
@@ -276,6 +276,7 @@ pub(super) mod portable {
 pub(super) mod x86 {
     use super::{LINE_FLIPS, LINES};
     use crate::board::avx2::{flips, legal_moves};
+    use crate::board::stability::x86::stable_discs_until;
     use std::arch::x86_64::_pext_u64;
 
     /// How many discs a move of `p` on `sq` flips, when `sq` is the only empty square: the
@@ -300,6 +301,7 @@ pub(super) mod x86_512 {
     use super::x86::last_flip_count;
     use crate::board::avx2::flips;
     use crate::board::avx512::legal_moves;
+    use crate::board::stability::x86::stable_discs_until;
 
     shallow_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f")]);
 }

@@ -48,7 +48,10 @@ pub enum Simd {
     Portable,
     /// POPCNT, LZCNT, BMI1/2 and AVX2.
     Avx2,
-    /// The AVX2 path with AVX-512 (F) mobility: eight directions per instruction.
+    /// The AVX2 path with AVX-512 (F) mobility, eight directions per instruction, and the
+    /// 256-bit code compiled with AVX-512 VL (masked forms of the AVX2 instructions that
+    /// leave the upper halves of the 512-bit registers clean, so calls need no
+    /// `vzeroupper` and spill less).
     Avx512,
 }
 
@@ -64,7 +67,7 @@ impl Simd {
         if fast_path_available() {
             v.push(Simd::Avx2);
             #[cfg(target_arch = "x86_64")]
-            if is_x86_feature_detected!("avx512f") {
+            if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512vl") {
                 v.push(Simd::Avx512);
             }
         }

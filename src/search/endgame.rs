@@ -249,7 +249,7 @@ mod x86 {
     deep_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 
-/// The x86-64 kernel with AVX-512 mobility.
+/// The x86-64 kernel with AVX-512 mobility (and AVX-512 VL: see [`Simd::Avx512`]).
 #[cfg(target_arch = "x86_64")]
 mod x86_512 {
     use super::{Child, LocalTable, MoveList};
@@ -257,7 +257,7 @@ mod x86_512 {
     use crate::board::avx512::legal_moves;
     use crate::board::stability::x86::stable_discs_until;
     use crate::search::shallow::x86_512::solve_sorted;
-    deep_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f")]);
+    deep_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl")]);
 }
 
 /// Pushes on `list` the moves of a position with their boards and fastest-first keys, the

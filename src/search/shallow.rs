@@ -295,7 +295,7 @@ pub(super) mod x86 {
     shallow_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 
-/// The x86-64 kernel with AVX-512 mobility.
+/// The x86-64 kernel with AVX-512 mobility (and AVX-512 VL: see [`Simd::Avx512`]).
 #[cfg(target_arch = "x86_64")]
 pub(super) mod x86_512 {
     use super::x86::last_flip_count;
@@ -303,7 +303,7 @@ pub(super) mod x86_512 {
     use crate::board::avx512::legal_moves;
     use crate::board::stability::x86::stable_discs_until;
 
-    shallow_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f")]);
+    shallow_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl")]);
 }
 
 /// The four lines through each square (row, column, both diagonals), each as its squares

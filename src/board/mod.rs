@@ -41,17 +41,17 @@ pub fn fast_path_available() -> bool {
 }
 
 /// Which compiled version of the search kernels runs: portable, the x86-64 fast path
-/// ([`fast_path_available`]), or that path with AVX-512 move generation.
+/// ([`fast_path_available`]), or that path with AVX-512 flips and move generation.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Simd {
     /// Plain Rust, any CPU.
     Portable,
     /// POPCNT, LZCNT, BMI1/2 and AVX2.
     Avx2,
-    /// The AVX2 path with AVX-512 (F) mobility, eight directions per instruction, and the
-    /// 256-bit code compiled with AVX-512 VL (masked forms of the AVX2 instructions that
-    /// leave the upper halves of the 512-bit registers clean, so calls need no
-    /// `vzeroupper` and spill less).
+    /// The AVX2 path with AVX-512 F, VL and CD: mobility eight directions per instruction,
+    /// flips with a leading-zero count for the rays running down, and the 256-bit code in
+    /// masked forms that leave the upper halves of the 512-bit registers clean (so calls
+    /// need no `vzeroupper` and spill less).
     Avx512,
 }
 
@@ -67,7 +67,10 @@ impl Simd {
         if fast_path_available() {
             v.push(Simd::Avx2);
             #[cfg(target_arch = "x86_64")]
-            if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512vl") {
+            if is_x86_feature_detected!("avx512f")
+                && is_x86_feature_detected!("avx512vl")
+                && is_x86_feature_detected!("avx512cd")
+            {
                 v.push(Simd::Avx512);
             }
         }

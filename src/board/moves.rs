@@ -115,7 +115,7 @@ pub mod avx2 {
 
     /// Ray masks of one square for four directions, aligned for a vector load.
     #[repr(C, align(32))]
-    struct Lanes([[u64; 4]; 64]);
+    pub(super) struct Lanes(pub(super) [[u64; 4]; 64]);
 
     const fn lanes(first: usize) -> Lanes {
         let rays = make_rays();
@@ -133,8 +133,8 @@ pub mod avx2 {
     }
 
     /// Rays towards higher indices (E, S, SW, SE) and towards lower ones (W, N, NE, NW).
-    static UP: Lanes = lanes(0);
-    static DOWN: Lanes = lanes(4);
+    pub(super) static UP: Lanes = lanes(0);
+    pub(super) static DOWN: Lanes = lanes(4);
 
     /// The discs flipped by a move of `p` on the empty square `sq`; zero when illegal.
     ///
@@ -185,7 +185,7 @@ pub mod avx2 {
     /// The OR of the four 64-bit lanes of `v`.
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn or_lanes(v: __m256i) -> u64 {
+    pub(super) fn or_lanes(v: __m256i) -> u64 {
         let half = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
         _mm_cvtsi128_si64(_mm_or_si128(half, _mm_unpackhi_epi64(half, half))) as u64
     }
@@ -224,9 +224,9 @@ pub mod avx2 {
     }
 }
 
-/// The x86-64 AVX-512 version of [`legal_moves`]: the eight directions in the eight lanes of
-/// one vector, shifted by rotations (a vector of per-lane counts) and masked so that nothing
-/// wraps around the board.
+/// The x86-64 AVX-512 versions of [`flips`] and [`legal_moves`]. The moves: the eight
+/// directions in the eight lanes of one vector, shifted by rotations (a vector of per-lane
+/// counts) and masked so that nothing wraps around the board.
 #[cfg(target_arch = "x86_64")]
 pub mod avx512 {
     use std::arch::x86_64::*;
@@ -234,6 +234,50 @@ pub mod avx512 {
     /// Row 1, row 8.
     const ROW_1: i64 = 0xFF;
     const ROW_8: i64 = 0xFF << 56;
+
+    /// The discs flipped by a move of `p` on the empty square `sq`, as [`super::flips`]:
+    /// the AVX2 version's four lanes per direction sense, with AVX-512 (VL, CD) for the
+    /// rays running down: the nearest square that is not an opponent disc is the highest
+    /// set bit of `!o & ray`, found with a leading-zero count instead of a smear; the
+    /// flips are the ray squares above it, and count when that square is the player's.
+    ///
+    /// # Safety
+    ///
+    /// Outside code compiled with these features this may only be called when the CPU has
+    /// AVX-512 F, VL and CD (see [`crate::board::Simd::detect`]).
+    #[inline]
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd")]
+    pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
+        use super::avx2::{DOWN, UP, or_lanes};
+        let pp = _mm256_set1_epi64x(p as i64);
+        let oo = _mm256_set1_epi64x(o as i64);
+        let ones = _mm256_set1_epi64x(-1);
+        // SAFETY: `sq` < 64 is checked by the indexing; the tables are 32-byte aligned rows.
+        let (up, down) = unsafe {
+            (
+                _mm256_load_si256(UP.0[sq].as_ptr().cast()),
+                _mm256_load_si256(DOWN.0[sq].as_ptr().cast()),
+            )
+        };
+        // Up: the lowest non-opponent square on each ray, and the ray squares below it.
+        let x = _mm256_andnot_si256(oo, up);
+        let first = _mm256_and_si256(x, _mm256_sub_epi64(_mm256_setzero_si256(), x));
+        let f_up = _mm256_maskz_and_epi64(
+            _mm256_test_epi64_mask(first, pp),
+            _mm256_add_epi64(first, ones),
+            up,
+        );
+        // Down: the highest one (none: a count of 64, and shifts by 64 give zero), and the
+        // ray squares above it.
+        let lz = _mm256_lzcnt_epi64(_mm256_andnot_si256(oo, down));
+        let top = _mm256_srlv_epi64(_mm256_set1_epi64x(i64::MIN), lz);
+        let f_down = _mm256_maskz_andnot_epi64(
+            _mm256_test_epi64_mask(top, pp),
+            _mm256_srlv_epi64(ones, lz),
+            down,
+        );
+        or_lanes(_mm256_or_si256(f_up, f_down))
+    }
 
     /// The legal moves of the side to move, as [`super::legal_moves`].
     ///
@@ -423,6 +467,37 @@ mod tests {
 
     #[cfg(target_arch = "x86_64")]
     #[test]
+    fn avx512_flips_match_reference() {
+        if crate::board::Simd::detect() != crate::board::Simd::Avx512 {
+            eprintln!("no AVX-512 on this CPU: nothing to compare");
+            return;
+        }
+        for (p, o) in random_boards(0x3C6E_F372_FE94_F82B, 30_000) {
+            for sq in 0..64 {
+                if (p | o) >> sq & 1 == 0 {
+                    // SAFETY: the CPU has AVX-512 F, VL and CD (Simd::detect).
+                    let fast = unsafe { avx512::flips(p, o, sq) };
+                    assert_eq!(fast, flips_reference(p, o, sq), "{p:x} {o:x} {sq}");
+                }
+            }
+        }
+        // Rays of opponent discs to the board's edge (nothing to outflank with), and rays
+        // ending on the player's discs at the edge.
+        for sq in 0..64 {
+            let bit = 1u64 << sq;
+            for (p, o) in [
+                (0, !bit),
+                (CORNERS_AND_EDGES & !bit, !CORNERS_AND_EDGES & !bit),
+            ] {
+                // SAFETY: as above.
+                let fast = unsafe { avx512::flips(p, o, sq) };
+                assert_eq!(fast, flips_reference(p, o, sq), "{p:x} {o:x} {sq}");
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
     fn avx512_legal_moves_match_reference() {
         if !is_x86_feature_detected!("avx512f") {
             eprintln!("no AVX-512 on this CPU: nothing to compare");
@@ -452,6 +527,9 @@ mod tests {
             }
         }
     }
+
+    /// The squares of the board's edges.
+    const CORNERS_AND_EDGES: u64 = 0xFF81_8181_8181_81FF;
 
     #[test]
     fn neighbours_do_not_wrap() {

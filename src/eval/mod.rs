@@ -3,7 +3,7 @@
 //! [`Weights`] holds, for each phase, one table per pattern family (see [`pattern`]), a
 //! mobility table and a bias for each parity of the empties, all in units of 1/[`SCALE`] disc. [`Weights::hand_set`] fills
 //! them from a classic square-value heuristic; the trained weights (see `crate::train` and
-//! [`file`]) use the same layout and ship inside the crate. [`Weights::evaluate`] returns an
+//! [`file`](mod@file)) use the same layout and ship inside the crate. [`Weights::evaluate`] returns an
 //! estimate of the final disc difference for the side to move, in whole discs.
 
 pub mod file;
@@ -356,7 +356,7 @@ impl Weights {
     }
 }
 
-/// The shipped weights file (see [`file`] for the format).
+/// The shipped weights file (see [`file`](mod@file) for the format).
 static SHIPPED: &[u8] = include_bytes!("../../weights/eval.ofw");
 
 /// The weights that ship inside the crate, decoded once (the hand-set ones in a build whose

@@ -11,7 +11,7 @@
 //!   stability cutoff, and parallel splits (Young Brothers Wait). Up to 10 empties
 //!   (no shared table, probcut or split there) the same search runs as one recursive
 //!   function without the searcher's state, compiled like the small solver (portable, for
-//!   x86-64 with AVX2, and with AVX-512 mobility; see [`Simd`]): same order, same nodes, less
+//!   x86-64 with AVX2, and with AVX-512 flips and mobility; see [`Simd`]): same order, same nodes, less
 //!   overhead per node.
 //!
 //! Scores are fail-soft: below `alpha` an upper bound, above `beta` a lower bound.
@@ -249,15 +249,14 @@ mod x86 {
     deep_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 
-/// The x86-64 kernel with AVX-512 mobility (and AVX-512 VL: see [`Simd::Avx512`]).
+/// The x86-64 kernel with AVX-512 flips and mobility (see [`Simd::Avx512`]).
 #[cfg(target_arch = "x86_64")]
 mod x86_512 {
     use super::{Child, LocalTable, MoveList};
-    use crate::board::avx2::flips;
-    use crate::board::avx512::legal_moves;
+    use crate::board::avx512::{flips, legal_moves};
     use crate::board::stability::x86::stable_discs_until;
     use crate::search::shallow::x86_512::solve_sorted;
-    deep_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl")]);
+    deep_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]);
 }
 
 /// Pushes on `list` the moves of a position with their boards and fastest-first keys, the

@@ -1,12 +1,11 @@
 //! The last few empties of the exact solver: no move list, no hash, empties tried in parity
 //! order, the last one scored by its flip count alone.
 //!
-//! This is where most endgame nodes are, so it is compiled twice: once portable, once for
+//! This is where most endgame nodes are, so it is compiled three times: portable; for
 //! x86-64 CPUs with POPCNT, LZCNT, BMI and AVX2 (AVX2 flips, and the last flip count read
 //! from a table indexed with `pext`; chosen at run time, see
-//! [`crate::board::fast_path_available`]; a third time with AVX-512 mobility where the CPU has
-//! it, see [`Simd`]). The tests check that all give the same scores
-//! and node counts.
+//! [`crate::board::fast_path_available`]); and with AVX-512 flips and mobility where the CPU
+//! has them (see [`Simd`]). The tests check that all give the same scores and node counts.
 
 use super::endgame::odd_quadrant_mask;
 use crate::board::Simd;
@@ -295,15 +294,14 @@ pub(super) mod x86 {
     shallow_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 
-/// The x86-64 kernel with AVX-512 mobility (and AVX-512 VL: see [`Simd::Avx512`]).
+/// The x86-64 kernel with AVX-512 flips and mobility (see [`Simd::Avx512`]).
 #[cfg(target_arch = "x86_64")]
 pub(super) mod x86_512 {
     use super::x86::last_flip_count;
-    use crate::board::avx2::flips;
-    use crate::board::avx512::legal_moves;
+    use crate::board::avx512::{flips, legal_moves};
     use crate::board::stability::x86::stable_discs_until;
 
-    shallow_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl")]);
+    shallow_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]);
 }
 
 /// The four lines through each square (row, column, both diagonals), each as its squares

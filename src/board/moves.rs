@@ -106,6 +106,15 @@ pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
         | flips_down(p, o, RAYS[7][sq])
 }
 
+/// The position after the side to move (`p`) plays the legal move `sq`, with the side to move
+/// first as [`crate::board::Board`] holds it, and that side's legal moves.
+#[inline(always)]
+pub fn play_and_moves(p: u64, o: u64, sq: usize) -> (u64, u64, u64) {
+    let f = flips(p, o, sq);
+    let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
+    (np, no, legal_moves(np, no))
+}
+
 /// The x86-64 AVX2 versions of [`flips`] and [`legal_moves`]: four directions per vector
 /// instruction.
 #[cfg(target_arch = "x86_64")]
@@ -182,6 +191,19 @@ pub mod avx2 {
         or_lanes(_mm256_or_si256(f_up, f_down))
     }
 
+    /// [`super::play_and_moves`] with these [`flips`] and [`legal_moves`].
+    ///
+    /// # Safety
+    ///
+    /// As [`flips`].
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn play_and_moves(p: u64, o: u64, sq: usize) -> (u64, u64, u64) {
+        let f = flips(p, o, sq);
+        let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
+        (np, no, legal_moves(np, no))
+    }
+
     /// The OR of the four 64-bit lanes of `v`.
     #[inline]
     #[target_feature(enable = "avx2")]
@@ -248,9 +270,16 @@ pub mod avx512 {
     #[inline]
     #[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd")]
     pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
-        use super::avx2::{DOWN, UP, or_lanes};
         let pp = _mm256_set1_epi64x(p as i64);
         let oo = _mm256_set1_epi64x(o as i64);
+        super::avx2::or_lanes(flip_lanes(pp, oo, sq))
+    }
+
+    /// The flips of [`flips`] before the lanes are merged: their OR is the flips.
+    #[inline]
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd")]
+    fn flip_lanes(pp: __m256i, oo: __m256i, sq: usize) -> __m256i {
+        use super::avx2::{DOWN, UP};
         let ones = _mm256_set1_epi64x(-1);
         // SAFETY: `sq` < 64 is checked by the indexing; the tables are 32-byte aligned rows.
         let (up, down) = unsafe {
@@ -276,7 +305,31 @@ pub mod avx512 {
             _mm256_srlv_epi64(ones, lz),
             down,
         );
-        or_lanes(_mm256_or_si256(f_up, f_down))
+        _mm256_or_si256(f_up, f_down)
+    }
+
+    /// The position after `p` plays the legal move `sq` (the side to move first, as
+    /// [`crate::board::Board`] holds it) and that side's legal moves: [`flips`] and
+    /// [`legal_moves`] without taking the flips out of the vector registers in between.
+    ///
+    /// # Safety
+    ///
+    /// As [`flips`].
+    #[inline]
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd")]
+    pub fn play_and_moves(p: u64, o: u64, sq: usize) -> (u64, u64, u64) {
+        let pp = _mm256_set1_epi64x(p as i64);
+        let oo = _mm256_set1_epi64x(o as i64);
+        let f = flip_lanes(pp, oo, sq);
+        // Every lane gets the OR of the four.
+        let f = _mm256_or_si256(f, _mm256_permute4x64_epi64::<0x4E>(f));
+        let f = _mm256_or_si256(f, _mm256_shuffle_epi32::<0x4E>(f));
+        let flipped = _mm_cvtsi128_si64(_mm256_castsi256_si128(f)) as u64;
+        let (np, no) = (o ^ flipped, p ^ flipped ^ (1u64 << sq));
+        let vp = _mm256_xor_si256(oo, f);
+        let vo = _mm256_xor_si256(_mm256_set1_epi64x((p | 1u64 << sq) as i64), f);
+        let moves = moves_of(_mm512_broadcast_i64x4(vp), _mm512_broadcast_i64x4(vo));
+        (np, no, moves & !(np | no))
     }
 
     /// The legal moves of the side to move, as [`super::legal_moves`].
@@ -296,6 +349,14 @@ pub mod avx512 {
     #[inline]
     #[target_feature(enable = "avx2,avx512f")]
     pub fn legal_moves(p: u64, o: u64) -> u64 {
+        moves_of(_mm512_set1_epi64(p as i64), _mm512_set1_epi64(o as i64)) & !(p | o)
+    }
+
+    /// [`legal_moves`] of the boards in every lane of `pp` and `oo`, occupied squares
+    /// included.
+    #[inline]
+    #[target_feature(enable = "avx2,avx512f")]
+    fn moves_of(pp: __m512i, oo: __m512i) -> u64 {
         const EDGE: i64 = super::NOT_EDGE_COLUMNS as i64;
         let (r1, r8) = (!ROW_1, !ROW_8);
         let o_mask = _mm512_set_epi64(
@@ -311,8 +372,7 @@ pub mod avx512 {
         let move_mask = _mm512_set_epi64(r8, r8, r8, -1, r1, r1, r1, -1);
         let s1 = _mm512_set_epi64(55, 57, 56, 63, 9, 7, 8, 1);
         let s2 = _mm512_set_epi64(46, 50, 48, 62, 18, 14, 16, 2);
-        let pp = _mm512_set1_epi64(p as i64);
-        let oo = _mm512_and_si512(_mm512_set1_epi64(o as i64), o_mask);
+        let oo = _mm512_and_si512(oo, o_mask);
         // f | (a & b): ternary-logic table 0xF8 (f the first operand).
         let mut f = _mm512_and_si512(oo, _mm512_rolv_epi64(pp, s1));
         f = _mm512_ternarylogic_epi64::<0xF8>(f, oo, _mm512_rolv_epi64(f, s1));
@@ -320,7 +380,7 @@ pub mod avx512 {
         f = _mm512_ternarylogic_epi64::<0xF8>(f, pairs, _mm512_rolv_epi64(f, s2));
         f = _mm512_ternarylogic_epi64::<0xF8>(f, pairs, _mm512_rolv_epi64(f, s2));
         let m = _mm512_and_si512(_mm512_rolv_epi64(f, s1), move_mask);
-        (_mm512_reduce_or_epi64(m) as u64) & !(p | o)
+        _mm512_reduce_or_epi64(m) as u64
     }
 }
 
@@ -492,6 +552,40 @@ mod tests {
                 // SAFETY: as above.
                 let fast = unsafe { avx512::flips(p, o, sq) };
                 assert_eq!(fast, flips_reference(p, o, sq), "{p:x} {o:x} {sq}");
+            }
+        }
+    }
+
+    /// Every version of `play_and_moves` gives the flipped position and its legal moves.
+    #[test]
+    fn play_and_moves_versions_agree() {
+        use crate::board::Simd;
+        let mut rng = crate::train::Rng::new(0x510E_527F_ADE6_82D1);
+        let mut next = move || rng.next_u64();
+        for i in 0..20_000 {
+            let (a, b, c) = (next(), next(), next());
+            let occupied = if i % 2 == 0 { a | b } else { a };
+            let (p, o) = (occupied & c, occupied & !c);
+            let mut m = legal_moves_reference(p, o);
+            while m != 0 {
+                let sq = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let f = flips_reference(p, o, sq);
+                let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
+                let want = (np, no, legal_moves_reference(np, no));
+                assert_eq!(play_and_moves(p, o, sq), want, "{p:x} {o:x} {sq}");
+                #[cfg(target_arch = "x86_64")]
+                for simd in Simd::available() {
+                    // SAFETY: the CPU runs every version `available` lists.
+                    let got = unsafe {
+                        match simd {
+                            Simd::Avx512 => avx512::play_and_moves(p, o, sq),
+                            Simd::Avx2 => avx2::play_and_moves(p, o, sq),
+                            Simd::Portable => play_and_moves(p, o, sq),
+                        }
+                    };
+                    assert_eq!(got, want, "{simd:?} {p:x} {o:x} {sq}");
+                }
             }
         }
     }

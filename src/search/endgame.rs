@@ -141,9 +141,8 @@ macro_rules! deep_kernel {
             while m != 0 {
                 let sq = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let f = flips(p, o, sq);
-                let child = Board::new(o ^ f, p ^ f ^ (1u64 << sq));
-                let r = legal_moves(child.player, child.opponent);
+                let (np, no, r) = play_and_moves(p, o, sq);
+                let child = Board::new(np, no);
                 if sq as u8 == first {
                     list.push(Child { key: i32::MAX, sq: sq as u8, board: child, moves: r });
                     continue;
@@ -235,7 +234,7 @@ macro_rules! deep_kernel {
 
 mod portable {
     use super::{Child, LocalTable, MoveList};
-    use crate::board::{flips, legal_moves, stable_discs_until};
+    use crate::board::{legal_moves, play_and_moves, stable_discs_until};
     use crate::search::shallow::portable::solve_sorted;
     deep_kernel!();
 }
@@ -243,7 +242,7 @@ mod portable {
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::{Child, LocalTable, MoveList};
-    use crate::board::avx2::{flips, legal_moves};
+    use crate::board::avx2::{legal_moves, play_and_moves};
     use crate::board::stability::x86::stable_discs_until;
     use crate::search::shallow::x86::solve_sorted;
     deep_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
@@ -253,7 +252,7 @@ mod x86 {
 #[cfg(target_arch = "x86_64")]
 mod x86_512 {
     use super::{Child, LocalTable, MoveList};
-    use crate::board::avx512::{flips, legal_moves};
+    use crate::board::avx512::{legal_moves, play_and_moves};
     use crate::board::stability::x86::stable_discs_until;
     use crate::search::shallow::x86_512::solve_sorted;
     deep_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]);

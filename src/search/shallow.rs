@@ -153,9 +153,7 @@ macro_rules! shallow_kernel {
             while m != 0 {
                 let sq = m.trailing_zeros();
                 m &= m - 1;
-                let f = flips(p, o, sq as usize);
-                let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
-                let r = legal_moves(np, no);
+                let (np, no, r) = play_and_moves(p, o, sq as usize);
                 let key = -((r.count_ones() * 2 + (((odd >> sq) & 1) ^ 1) as u32) as i32);
                 list.push(Child { key, sq: sq as u8, board: Board::new(np, no), moves: r });
             }
@@ -260,7 +258,7 @@ macro_rules! shallow_kernel {
 }
 
 pub(super) mod portable {
-    use crate::board::{flips, legal_moves, stable_discs_until};
+    use crate::board::{flips, legal_moves, play_and_moves, stable_discs_until};
 
     /// How many discs a move of `p` on `sq` flips.
     #[inline(always)]
@@ -274,7 +272,7 @@ pub(super) mod portable {
 #[cfg(target_arch = "x86_64")]
 pub(super) mod x86 {
     use super::{LINE_FLIPS, LINES};
-    use crate::board::avx2::{flips, legal_moves};
+    use crate::board::avx2::{flips, legal_moves, play_and_moves};
     use crate::board::stability::x86::stable_discs_until;
     use std::arch::x86_64::_pext_u64;
 
@@ -298,7 +296,7 @@ pub(super) mod x86 {
 #[cfg(target_arch = "x86_64")]
 pub(super) mod x86_512 {
     use super::x86::last_flip_count;
-    use crate::board::avx512::{flips, legal_moves};
+    use crate::board::avx512::{flips, legal_moves, play_and_moves};
     use crate::board::stability::x86::stable_discs_until;
 
     shallow_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]);

@@ -11,8 +11,8 @@
 //!   stability cutoff, and parallel splits (Young Brothers Wait). Up to 10 empties
 //!   (no shared table, probcut or split there) the same search runs as one recursive
 //!   function without the searcher's state, compiled like the small solver (portable, for
-//!   x86-64 with AVX2, and with AVX-512 flips and mobility; see [`Simd`]): same order, same nodes, less
-//!   overhead per node.
+//!   x86-64 with AVX2, and with AVX-512 flips and mobility; see [`Simd`]): same order, same
+//!   nodes, less overhead per node.
 //!
 //! Scores are fail-soft: below `alpha` an upper bound, above `beta` a lower bound.
 
@@ -189,7 +189,8 @@ macro_rules! deep_kernel {
                 }
                 return -solve_local(o, p, -beta, -alpha, empties, replies, e, t, search, level, nodes);
             }
-            if let Some(max) = stability_cutoff(p, o, alpha, |a, b, n| stable_discs_until(a, b, n)) {
+            let stable = |a, b, n| stable_discs_until(a, b, n);
+            if let Some(max) = stability_cutoff(p, o, alpha, stable) {
                 return max;
             }
             let hash = Board::new(p, o).hash();
@@ -255,7 +256,9 @@ mod x86_512 {
     use crate::board::avx512::{legal_moves, play_and_moves};
     use crate::board::stability::x86::stable_discs_until;
     use crate::search::shallow::x86_512::solve_sorted;
-    deep_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]);
+    deep_kernel!(#[target_feature(
+        enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd"
+    )]);
 }
 
 /// Pushes on `list` the moves of a position with their boards and fastest-first keys, the

@@ -75,7 +75,8 @@ macro_rules! shallow_kernel {
                 return two_empties(p, o, beta, empties, nodes);
             }
             // Three or more empties from here on.
-            if let Some(max) = stability_cutoff(p, o, alpha, |a, b, n| stable_discs_until(a, b, n)) {
+            let stable = |a, b, n| stable_discs_until(a, b, n);
+            if let Some(max) = stability_cutoff(p, o, alpha, stable) {
                 return max;
             }
             let odd = parity & cand;
@@ -141,7 +142,8 @@ macro_rules! shallow_kernel {
             use crate::search::endgame::{final_score, stability_cutoff};
             use crate::search::pvs::{Child, MoveList, select};
             *nodes += 1;
-            if let Some(max) = stability_cutoff(p, o, alpha, |a, b, n| stable_discs_until(a, b, n)) {
+            let stable = |a, b, n| stable_discs_until(a, b, n);
+            if let Some(max) = stability_cutoff(p, o, alpha, stable) {
                 return max;
             }
             let parity = odd_quadrant_mask(empties);
@@ -299,7 +301,9 @@ pub(super) mod x86_512 {
     use crate::board::avx512::{flips, legal_moves, play_and_moves};
     use crate::board::stability::x86::stable_discs_until;
 
-    shallow_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]);
+    shallow_kernel!(#[target_feature(
+        enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd"
+    )]);
 }
 
 /// The four lines through each square (row, column, both diagonals), each as its squares

@@ -177,7 +177,7 @@ macro_rules! deep_kernel {
             nodes: &mut u64,
         ) -> i32 {
             use super::{ETC_EMPTIES, SHALLOW_EMPTIES, odd_quadrants};
-            use super::{final_score, from_table, refutes, stability_cutoff};
+            use super::{final_score, from_table, refutes};
             use crate::board::Board;
             use crate::search::pvs::{Best, pvs_score, select};
             use std::ops::ControlFlow;
@@ -189,8 +189,7 @@ macro_rules! deep_kernel {
                 }
                 return -solve_local(o, p, -beta, -alpha, empties, replies, e, t, search, level, nodes);
             }
-            let stable = |a, b, n| stable_discs_until(a, b, n);
-            if let Some(max) = stability_cutoff(p, o, alpha, stable) {
+            if let Some(max) = stability_cut(p, o, alpha) {
                 return max;
             }
             let hash = Board::new(p, o).hash();
@@ -235,8 +234,8 @@ macro_rules! deep_kernel {
 
 mod portable {
     use super::{Child, LocalTable, MoveList};
-    use crate::board::{legal_moves, play_and_moves, stable_discs_until};
-    use crate::search::shallow::portable::solve_sorted;
+    use crate::board::{legal_moves, play_and_moves};
+    use crate::search::shallow::portable::{solve_sorted, stability_cut};
     deep_kernel!();
 }
 
@@ -244,8 +243,7 @@ mod portable {
 mod x86 {
     use super::{Child, LocalTable, MoveList};
     use crate::board::avx2::{legal_moves, play_and_moves};
-    use crate::board::stability::x86::stable_discs_until;
-    use crate::search::shallow::x86::solve_sorted;
+    use crate::search::shallow::x86::{solve_sorted, stability_cut};
     deep_kernel!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 
@@ -254,8 +252,7 @@ mod x86 {
 mod x86_512 {
     use super::{Child, LocalTable, MoveList};
     use crate::board::avx512::{legal_moves, play_and_moves};
-    use crate::board::stability::x86::stable_discs_until;
-    use crate::search::shallow::x86_512::solve_sorted;
+    use crate::search::shallow::x86_512::{solve_sorted, stability_cut};
     deep_kernel!(#[target_feature(
         enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd"
     )]);

@@ -65,7 +65,7 @@ macro_rules! shallow_kernel {
             nodes: &mut u64,
         ) -> i32 {
             use super::{NEIGHBOURS, QUADRANT};
-            use crate::search::endgame::{final_score, stability_cutoff};
+            use crate::search::endgame::final_score;
             *nodes += 1;
             if empties & (empties - 1) == 0 {
                 return last_empty(p, o, empties.trailing_zeros() as usize);
@@ -75,8 +75,7 @@ macro_rules! shallow_kernel {
                 return two_empties(p, o, beta, empties, nodes);
             }
             // Three or more empties from here on.
-            let stable = |a, b, n| stable_discs_until(a, b, n);
-            if let Some(max) = stability_cutoff(p, o, alpha, stable) {
+            if let Some(max) = stability_cut(p, o, alpha) {
                 return max;
             }
             let odd = parity & cand;
@@ -139,11 +138,10 @@ macro_rules! shallow_kernel {
         ) -> i32 {
             use super::{QUADRANT, odd_quadrant_mask};
             use crate::board::Board;
-            use crate::search::endgame::{final_score, stability_cutoff};
+            use crate::search::endgame::final_score;
             use crate::search::pvs::{Child, MoveList, select};
             *nodes += 1;
-            let stable = |a, b, n| stable_discs_until(a, b, n);
-            if let Some(max) = stability_cutoff(p, o, alpha, stable) {
+            if let Some(max) = stability_cut(p, o, alpha) {
                 return max;
             }
             let parity = odd_quadrant_mask(empties);
@@ -185,6 +183,14 @@ macro_rules! shallow_kernel {
                 }
             }
             best
+        }
+
+        /// [`crate::search::endgame::stability_cutoff`] with this version's stability test.
+        $(#[$attr])*
+        #[inline]
+        pub(in crate::search) fn stability_cut(p: u64, o: u64, alpha: i32) -> Option<i32> {
+            let stable = |a, b, n| stable_discs_until(a, b, n);
+            crate::search::endgame::stability_cutoff(p, o, alpha, stable)
         }
 
         /// Score when exactly one square `sq` is empty.

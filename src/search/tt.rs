@@ -78,7 +78,6 @@ impl Entry {
             | (self.selectivity as u64) << 24
             | (self.best as u64) << 32
             | (self.date as u64) << 40
-            | 1 << 48
     }
 
     fn unpack(d: u64) -> Entry {
@@ -104,11 +103,24 @@ const BUCKET: usize = 4;
 #[repr(align(64))]
 struct Bucket([[AtomicU64; 2]; BUCKET]);
 
+/// Bits of an entry's data above [`Entry::pack`]'s fields: the table's epoch when it was
+/// written.
+const EPOCH_SHIFT: u32 = 48;
+
+/// The last epoch before the table is really cleared and the count starts again at 1.
+const LAST_EPOCH: u64 = (1 << (64 - EPOCH_SHIFT)) - 1;
+
 /// A lockless, shared transposition table.
+///
+/// Every entry carries the table's epoch (1 to [`LAST_EPOCH`]; a zeroed slot has 0): only
+/// entries of the current epoch are found or kept, so clearing the table is a new epoch
+/// rather than a pass over all its memory (a quarter of a gigabyte by default, tens of
+/// milliseconds for each position of a file that `solve` goes through).
 pub struct TranspositionTable {
     slots: Vec<Bucket>,
     mask: usize,
     date: AtomicU64,
+    epoch: AtomicU64,
 }
 
 impl TranspositionTable {
@@ -124,6 +136,7 @@ impl TranspositionTable {
             slots,
             mask: buckets - 1,
             date: AtomicU64::new(0),
+            epoch: AtomicU64::new(1),
         }
     }
 
@@ -132,11 +145,18 @@ impl TranspositionTable {
         self.slots.len() * size_of::<Bucket>() / (1024 * 1024)
     }
 
-    /// Forgets everything.
+    /// Forgets everything: starts a new epoch (the memory is zeroed only when the epochs run
+    /// out, once in 65,535 clears).
     pub fn clear(&self) {
-        for s in self.slots.iter().flat_map(|b| &b.0) {
-            s[0].store(0, Relaxed);
-            s[1].store(0, Relaxed);
+        let next = self.epoch.load(Relaxed) + 1;
+        if next > LAST_EPOCH {
+            for s in self.slots.iter().flat_map(|b| &b.0) {
+                s[0].store(0, Relaxed);
+                s[1].store(0, Relaxed);
+            }
+            self.epoch.store(1, Relaxed);
+        } else {
+            self.epoch.store(next, Relaxed);
         }
         self.date.store(0, Relaxed);
     }
@@ -168,9 +188,10 @@ impl TranspositionTable {
     /// The entry for `hash`, if any.
     #[inline]
     pub fn probe(&self, hash: u64) -> Option<Entry> {
+        let epoch = self.epoch.load(Relaxed);
         for s in self.bucket(hash) {
             let d = s[1].load(Relaxed);
-            if s[0].load(Relaxed) ^ d == hash && d != 0 {
+            if s[0].load(Relaxed) ^ d == hash && d >> EPOCH_SHIFT == epoch {
                 return Some(Entry::unpack(d));
             }
         }
@@ -191,12 +212,14 @@ impl TranspositionTable {
         best: u8,
     ) {
         let date = self.date.load(Relaxed) as u8;
+        let epoch = self.epoch.load(Relaxed);
         let bucket = self.bucket(hash);
         let mut victim = 0;
         let mut victim_worth = u32::MAX;
         for (i, s) in bucket.iter().enumerate() {
             let d = s[1].load(Relaxed);
-            if s[0].load(Relaxed) ^ d == hash && d != 0 {
+            let current = d >> EPOCH_SHIFT == epoch;
+            if s[0].load(Relaxed) ^ d == hash && current {
                 let old = Entry::unpack(d);
                 let mut e = if old.depth == depth && old.selectivity == selectivity {
                     old
@@ -209,12 +232,12 @@ impl TranspositionTable {
                     Entry::unbounded(depth, selectivity, old.best, date)
                 };
                 Self::merge(&mut e, alpha, beta, score, best, date);
-                let nd = e.pack();
+                let nd = e.pack() | epoch << EPOCH_SHIFT;
                 s[0].store(hash ^ nd, Relaxed);
                 s[1].store(nd, Relaxed);
                 return;
             }
-            let worth = if d == 0 {
+            let worth = if !current {
                 0
             } else {
                 let e = Entry::unpack(d);
@@ -228,7 +251,7 @@ impl TranspositionTable {
         }
         let mut e = Entry::unbounded(depth, selectivity, NO_MOVE, date);
         Self::merge(&mut e, alpha, beta, score, best, date);
-        let nd = e.pack();
+        let nd = e.pack() | epoch << EPOCH_SHIFT;
         bucket[victim][0].store(hash ^ nd, Relaxed);
         bucket[victim][1].store(nd, Relaxed);
     }
@@ -331,6 +354,50 @@ mod tests {
         assert_eq!((e.lower, e.upper), (6, 64));
         t.clear();
         assert!(t.probe(h).is_none());
+    }
+
+    /// Clearing starts a new epoch: nothing stored before it is found or merged into, a
+    /// full bucket of old entries takes new ones, and when the epochs run out the memory is
+    /// zeroed and the count starts again.
+    #[test]
+    fn clear_forgets_through_epochs() {
+        let t = TranspositionTable::new(1);
+        let h = 0x0F1E_2D3C_4B5A_6978;
+        t.store(h, 20, 5, -64, 64, 10, 3);
+        t.clear();
+        assert!(t.probe(h).is_none());
+        // A result after the clear is not merged with the forgotten one.
+        t.store(h, 20, 5, -64, 12, 12, 4);
+        let e = t.probe(h).unwrap();
+        assert_eq!((e.lower, e.upper, e.best), (12, 64, 4));
+        // Fill the bucket of `h` with deep entries, then clear: shallow ones still get in.
+        let same_bucket = |i: u64| h ^ ((i + 1) << 40);
+        for i in 0..BUCKET as u64 {
+            t.store(same_bucket(i), 60, 5, -64, 64, 0, 1);
+        }
+        t.clear();
+        for i in 0..BUCKET as u64 {
+            t.store(same_bucket(i + 10), 1, 0, -64, 64, 2, 1);
+        }
+        for i in 0..BUCKET as u64 {
+            assert!(t.probe(same_bucket(i)).is_none());
+            assert_eq!(t.probe(same_bucket(i + 10)).map(|e| e.lower), Some(2));
+        }
+        // The last epoch, then a real clear.
+        t.epoch.store(LAST_EPOCH, Relaxed);
+        t.store(h, 20, 5, -64, 64, 6, 3);
+        assert_eq!(t.probe(h).map(|e| e.lower), Some(6));
+        t.clear();
+        assert_eq!(t.epoch.load(Relaxed), 1);
+        assert!(t.probe(h).is_none());
+        assert!(
+            t.slots
+                .iter()
+                .flat_map(|b| &b.0)
+                .all(|s| s[1].load(Relaxed) == 0)
+        );
+        t.store(h, 20, 5, -64, 64, 8, 3);
+        assert_eq!(t.probe(h).map(|e| e.lower), Some(8));
     }
 
     #[test]

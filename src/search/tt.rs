@@ -110,6 +110,71 @@ const EPOCH_SHIFT: u32 = 48;
 /// The last epoch before the table is really cleared and the count starts again at 1.
 const LAST_EPOCH: u64 = (1 << (64 - EPOCH_SHIFT)) - 1;
 
+/// The table's buckets, in memory obtained zeroed from the system, which maps zero pages on
+/// first touch: a large table costs nothing until it is used. (`Vec` would write the zeros,
+/// a fifth of a second for the default 256 MB at every start: with the 64-byte alignment
+/// of a bucket the standard allocator zeroes by hand, so the memory is allocated with a
+/// smaller alignment, which takes the system's zeroed path, and a bucket boundary is found
+/// inside it.)
+struct Buckets {
+    /// The allocation.
+    base: *mut u8,
+    layout: std::alloc::Layout,
+    /// The first bucket, 64-byte aligned, inside the allocation.
+    first: *const Bucket,
+    len: usize,
+}
+
+// SAFETY: the buckets are only reached through shared references to atomics.
+unsafe impl Send for Buckets {}
+// SAFETY: as above.
+unsafe impl Sync for Buckets {}
+
+impl Buckets {
+    /// `n` (at least 1) empty buckets.
+    fn new(n: usize) -> Buckets {
+        let align = std::mem::align_of::<Bucket>();
+        let size = n
+            .checked_mul(size_of::<Bucket>())
+            .and_then(|x| x.checked_add(align))
+            .expect("table size fits memory");
+        let layout = std::alloc::Layout::from_size_align(size, 16).expect("table size fits memory");
+        // SAFETY: the layout's size is not zero.
+        let base = unsafe { std::alloc::alloc_zeroed(layout) };
+        if base.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        // At most `align - 16` bytes in, so `n` buckets fit in the `align` bytes added.
+        let skip = base.align_offset(align);
+        // SAFETY: `skip` < `align`, within the allocation.
+        let first = unsafe { base.add(skip) }.cast::<Bucket>();
+        Buckets {
+            base,
+            layout,
+            first,
+            len: n,
+        }
+    }
+}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `first` is aligned for `Bucket` and followed by `len` buckets inside the
+        // allocation, which lives as long as `self`; all-zero bytes are a valid `Bucket`
+        // (atomics holding 0: an empty slot), and every later write goes through the atomics.
+        unsafe { std::slice::from_raw_parts(self.first, self.len) }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout, freed once.
+        unsafe { std::alloc::dealloc(self.base, self.layout) }
+    }
+}
+
 /// A lockless, shared transposition table.
 ///
 /// Every entry carries the table's epoch (1 to [`LAST_EPOCH`]; a zeroed slot has 0): only
@@ -117,7 +182,7 @@ const LAST_EPOCH: u64 = (1 << (64 - EPOCH_SHIFT)) - 1;
 /// rather than a pass over all its memory (a quarter of a gigabyte by default, tens of
 /// milliseconds for each position of a file that `solve` goes through).
 pub struct TranspositionTable {
-    slots: Vec<Bucket>,
+    slots: Buckets,
     mask: usize,
     date: AtomicU64,
     epoch: AtomicU64,
@@ -130,10 +195,8 @@ impl TranspositionTable {
         let bytes = mb.max(1) * 1024 * 1024;
         let buckets = (bytes / (16 * BUCKET)).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        let mut slots = Vec::with_capacity(buckets);
-        slots.resize_with(buckets, || Bucket(Default::default()));
         TranspositionTable {
-            slots,
+            slots: Buckets::new(buckets),
             mask: buckets - 1,
             date: AtomicU64::new(0),
             epoch: AtomicU64::new(1),

@@ -177,7 +177,7 @@ impl Drop for Buckets {
 
 /// A lockless, shared transposition table.
 ///
-/// Every entry carries the table's epoch (1 to [`LAST_EPOCH`]; a zeroed slot has 0): only
+/// Every entry carries the table's epoch (1 to 65,535; a zeroed slot has 0): only
 /// entries of the current epoch are found or kept, so clearing the table is a new epoch
 /// rather than a pass over all its memory (a quarter of a gigabyte by default, tens of
 /// milliseconds for each position of a file that `solve` goes through).

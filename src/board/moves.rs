@@ -483,19 +483,43 @@ mod tests {
             eprintln!("no AVX2 on this CPU: nothing to compare");
             return;
         }
-        for (p, o) in random_boards(0x0F1E_2D3C_4B5A_6978, 30_000) {
+        // SAFETY: AVX2 was detected above.
+        assert_flips_match_reference(0x0F1E_2D3C_4B5A_6978, |p, o, sq| unsafe {
+            avx2::flips(p, o, sq)
+        });
+    }
+
+    /// `flips` against the reference on every empty square of 30,000 random boards (from
+    /// `seed`), and on rays of opponent discs running to the board's edge (nothing to
+    /// outflank with) or ending on the player's discs at the edge.
+    fn assert_flips_match_reference(seed: u64, flips: impl Fn(u64, u64, usize) -> u64) {
+        for (p, o) in random_boards(seed, 30_000) {
             for sq in 0..64 {
                 if (p | o) >> sq & 1 == 0 {
-                    // SAFETY: AVX2 was detected above.
-                    let fast = unsafe { avx2::flips(p, o, sq) };
-                    assert_eq!(fast, flips_reference(p, o, sq), "{p:x} {o:x} {sq}");
+                    assert_eq!(
+                        flips(p, o, sq),
+                        flips_reference(p, o, sq),
+                        "{p:x} {o:x} {sq}"
+                    );
                 }
+            }
+        }
+        for sq in 0..64 {
+            let bit = 1u64 << sq;
+            for (p, o) in [
+                (0, !bit),
+                (CORNERS_AND_EDGES & !bit, !CORNERS_AND_EDGES & !bit),
+            ] {
+                assert_eq!(
+                    flips(p, o, sq),
+                    flips_reference(p, o, sq),
+                    "{p:x} {o:x} {sq}"
+                );
             }
         }
     }
 
     /// `n` random pairs of disjoint bitboards from `seed`, in turn dense, medium and sparse.
-    #[cfg(target_arch = "x86_64")]
     fn random_boards(seed: u64, n: usize) -> impl Iterator<Item = (u64, u64)> {
         let mut rng = crate::train::Rng::new(seed);
         let mut next = move || rng.next_u64();
@@ -532,40 +556,17 @@ mod tests {
             eprintln!("no AVX-512 on this CPU: nothing to compare");
             return;
         }
-        for (p, o) in random_boards(0x3C6E_F372_FE94_F82B, 30_000) {
-            for sq in 0..64 {
-                if (p | o) >> sq & 1 == 0 {
-                    // SAFETY: the CPU has AVX-512 F, VL and CD (Simd::detect).
-                    let fast = unsafe { avx512::flips(p, o, sq) };
-                    assert_eq!(fast, flips_reference(p, o, sq), "{p:x} {o:x} {sq}");
-                }
-            }
-        }
-        // Rays of opponent discs to the board's edge (nothing to outflank with), and rays
-        // ending on the player's discs at the edge.
-        for sq in 0..64 {
-            let bit = 1u64 << sq;
-            for (p, o) in [
-                (0, !bit),
-                (CORNERS_AND_EDGES & !bit, !CORNERS_AND_EDGES & !bit),
-            ] {
-                // SAFETY: as above.
-                let fast = unsafe { avx512::flips(p, o, sq) };
-                assert_eq!(fast, flips_reference(p, o, sq), "{p:x} {o:x} {sq}");
-            }
-        }
+        // SAFETY: the CPU has AVX-512 F, VL and CD (Simd::detect).
+        assert_flips_match_reference(0x3C6E_F372_FE94_F82B, |p, o, sq| unsafe {
+            avx512::flips(p, o, sq)
+        });
     }
 
     /// Every version of `play_and_moves` gives the flipped position and its legal moves.
     #[test]
     fn play_and_moves_versions_agree() {
         use crate::board::Simd;
-        let mut rng = crate::train::Rng::new(0x510E_527F_ADE6_82D1);
-        let mut next = move || rng.next_u64();
-        for i in 0..20_000 {
-            let (a, b, c) = (next(), next(), next());
-            let occupied = if i % 2 == 0 { a | b } else { a };
-            let (p, o) = (occupied & c, occupied & !c);
+        for (p, o) in random_boards(0x510E_527F_ADE6_82D1, 20_000) {
             let mut m = legal_moves_reference(p, o);
             while m != 0 {
                 let sq = m.trailing_zeros() as usize;

@@ -41,6 +41,44 @@ fn bench_movegen(c: &mut Criterion) {
                 })
             })
         });
+        // Every move of a set of endgame positions with the child's moves (the endgame's
+        // move-list kernel): the fused version against flips then moves.
+        let mut rng = outflank::train::Rng::new(42);
+        let boards: Vec<(u64, u64, u64)> = (0..500)
+            .map(|_| {
+                let empties = 6 + rng.below(20) as u32;
+                let b = outflank::train::random_board(&mut rng, empties);
+                (b.player, b.opponent, b.moves())
+            })
+            .collect();
+        let children = |fused: bool| {
+            let mut acc = 0u64;
+            for &(p, o, moves) in &boards {
+                let mut m = moves;
+                while m != 0 {
+                    let sq = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    // SAFETY: AVX2 was detected above.
+                    let (np, no, r) = unsafe {
+                        if fused {
+                            outflank::board::avx2::play_and_moves(p, o, sq)
+                        } else {
+                            let f = outflank::board::avx2::flips(p, o, sq);
+                            let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
+                            (np, no, outflank::board::avx2::legal_moves(np, no))
+                        }
+                    };
+                    acc = acc.wrapping_add(np ^ no.rotate_left(7) ^ r);
+                }
+            }
+            acc
+        };
+        c.bench_function("children_flips_then_moves_avx2", |x| {
+            x.iter(|| children(black_box(false)))
+        });
+        c.bench_function("children_play_and_moves_avx2", |x| {
+            x.iter(|| children(black_box(true)))
+        });
     }
 }
 

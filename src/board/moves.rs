@@ -161,6 +161,14 @@ pub mod avx2 {
     pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
         let pp = _mm256_set1_epi64x(p as i64);
         let oo = _mm256_set1_epi64x(o as i64);
+        or_lanes(flip_lanes(pp, oo, sq))
+    }
+
+    /// The discs of [`flips`] in four lanes, one per pair of opposite directions, from `p`
+    /// and `o` broadcast to every lane: their OR is the flips.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn flip_lanes(pp: __m256i, oo: __m256i, sq: usize) -> __m256i {
         let zero = _mm256_setzero_si256();
         // SAFETY: `sq` < 64 is checked by the indexing; the tables are 32-byte aligned rows.
         let (up, down) = unsafe {
@@ -188,7 +196,7 @@ pub mod avx2 {
         let f_down = _mm256_andnot_si256(y, down);
         let miss = _mm256_cmpeq_epi64(_mm256_and_si256(top, pp), zero);
         let f_down = _mm256_andnot_si256(miss, f_down);
-        or_lanes(_mm256_or_si256(f_up, f_down))
+        _mm256_or_si256(f_up, f_down)
     }
 
     /// [`super::play_and_moves`] with these [`flips`] and [`legal_moves`].
@@ -199,9 +207,18 @@ pub mod avx2 {
     #[inline]
     #[target_feature(enable = "avx2")]
     pub fn play_and_moves(p: u64, o: u64, sq: usize) -> (u64, u64, u64) {
-        let f = flips(p, o, sq);
-        let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
-        (np, no, legal_moves(np, no))
+        let pp = _mm256_set1_epi64x(p as i64);
+        let oo = _mm256_set1_epi64x(o as i64);
+        // The flips in every lane, and the new board, without leaving the vector registers:
+        // the child's moves wait on fewer steps.
+        let f = flip_lanes(pp, oo, sq);
+        let f = _mm256_or_si256(f, _mm256_permute2x128_si256::<0x01>(f, f));
+        let f = _mm256_or_si256(f, _mm256_shuffle_epi32::<0x4E>(f));
+        let bit = 1u64 << sq;
+        let np = _mm256_xor_si256(oo, f);
+        let no = _mm256_xor_si256(pp, _mm256_or_si256(f, _mm256_set1_epi64x(bit as i64)));
+        let flipped = _mm_cvtsi128_si64(_mm256_castsi256_si128(f)) as u64;
+        (o ^ flipped, p ^ flipped ^ bit, moves_of(np, no))
     }
 
     /// The OR of the four 64-bit lanes of `v`.
@@ -221,12 +238,15 @@ pub mod avx2 {
     #[inline]
     #[target_feature(enable = "avx2")]
     pub fn legal_moves(p: u64, o: u64) -> u64 {
+        moves_of(_mm256_set1_epi64x(p as i64), _mm256_set1_epi64x(o as i64))
+    }
+
+    /// [`legal_moves`] of `p` and `o` broadcast to every lane.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn moves_of(pp: __m256i, board_o: __m256i) -> u64 {
         let edge = super::NOT_EDGE_COLUMNS as i64;
-        let pp = _mm256_set1_epi64x(p as i64);
-        let oo = _mm256_and_si256(
-            _mm256_set1_epi64x(o as i64),
-            _mm256_set_epi64x(edge, edge, -1, edge),
-        );
+        let oo = _mm256_and_si256(board_o, _mm256_set_epi64x(edge, edge, -1, edge));
         let s1 = _mm256_set_epi64x(9, 7, 8, 1);
         let s2 = _mm256_set_epi64x(18, 14, 16, 2);
         let mut fl = _mm256_and_si256(oo, _mm256_sllv_epi64(pp, s1));
@@ -239,10 +259,11 @@ pub mod avx2 {
         fr = _mm256_or_si256(fr, _mm256_and_si256(pr, _mm256_srlv_epi64(fr, s2)));
         fl = _mm256_or_si256(fl, _mm256_and_si256(pl, _mm256_sllv_epi64(fl, s2)));
         fr = _mm256_or_si256(fr, _mm256_and_si256(pr, _mm256_srlv_epi64(fr, s2)));
-        or_lanes(_mm256_or_si256(
-            _mm256_sllv_epi64(fl, s1),
-            _mm256_srlv_epi64(fr, s1),
-        )) & !(p | o)
+        let empty = _mm256_or_si256(pp, board_o);
+        or_lanes(_mm256_andnot_si256(
+            empty,
+            _mm256_or_si256(_mm256_sllv_epi64(fl, s1), _mm256_srlv_epi64(fr, s1)),
+        ))
     }
 }
 

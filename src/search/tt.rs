@@ -144,6 +144,7 @@ impl Buckets {
         if base.is_null() {
             std::alloc::handle_alloc_error(layout);
         }
+        advise_huge_pages(base, size);
         // At most `align - 16` bytes in, so `n` buckets fit in the `align` bytes added.
         let skip = base.align_offset(align);
         // SAFETY: `skip` < `align`, within the allocation.
@@ -156,6 +157,38 @@ impl Buckets {
         }
     }
 }
+
+/// Asks the kernel to back the part of an allocation (`base`, `size` bytes) that holds whole
+/// 2 MiB pages with huge pages, before anything touches it: a probe of a large table then
+/// rarely misses the processor's address translation cache. On the eleventh session's Zen 3,
+/// FFO #51 took 10.5 s instead of 11.4-11.7 s, the deep nodes' share of the time falling from
+/// 9.3% to 7.5% (see docs/benchmarks.md). Only a hint: nothing changes where transparent huge
+/// pages are off, and the table works the same either way.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(base: *mut u8, size: usize) {
+    const HUGE: usize = 2 << 20;
+    let start = base.align_offset(HUGE);
+    if start >= size {
+        return;
+    }
+    let len = (size - start) & !(HUGE - 1);
+    if len == 0 {
+        return;
+    }
+    // SAFETY: the range lies inside the allocation, which stays mapped while the advice is
+    // given; the advice changes no contents.
+    let r = unsafe { libc::madvise(base.add(start).cast(), len, libc::MADV_HUGEPAGE) };
+    if r != 0 {
+        log::debug!(
+            "no huge pages for the table: {}",
+            std::io::Error::last_os_error()
+        );
+    }
+}
+
+/// Elsewhere the table uses the system's ordinary pages.
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_base: *mut u8, _size: usize) {}
 
 impl std::ops::Deref for Buckets {
     type Target = [Bucket];

@@ -168,10 +168,7 @@ impl Buckets {
 fn advise_huge_pages(base: *mut u8, size: usize) {
     const HUGE: usize = 2 << 20;
     let start = base.align_offset(HUGE);
-    if start >= size {
-        return;
-    }
-    let len = (size - start) & !(HUGE - 1);
+    let len = size.saturating_sub(start) & !(HUGE - 1);
     if len == 0 {
         return;
     }

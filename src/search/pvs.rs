@@ -7,7 +7,7 @@ use crate::board::Board;
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering::Relaxed};
 
 /// A move of a node's list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,8 +175,10 @@ impl Searcher<'_> {
         (best.score, best.mv)
     }
 
-    /// Searches `rest` in parallel (the eldest brother is done): each helper uses the best
-    /// alpha known when it starts; a cutoff stops the siblings.
+    /// Searches `rest` in parallel (the eldest brother is done): one worker per thread, each
+    /// taking the next move in the list's order (not a half of the list each: the moves
+    /// likeliest to cut come first, as on one thread) and searching it with the best alpha
+    /// known when it starts; a cutoff stops the siblings.
     fn split<F>(
         &mut self,
         rest: &[Child],
@@ -191,29 +193,37 @@ impl Searcher<'_> {
         let cut = AtomicBool::new(false);
         let shared_alpha = AtomicI32::new(alpha);
         let result = Mutex::new(found);
+        let next = AtomicUsize::new(0);
         let parent: &Searcher<'_> = self;
-        rest.par_iter().for_each(|c| {
-            if cut.load(Relaxed) {
-                return;
-            }
+        let workers = self.sh.threads.min(rest.len());
+        (0..workers).into_par_iter().for_each(|_| {
             let mut s = parent.child(&cut);
-            let a = shared_alpha.load(Relaxed);
-            let mut v = -child(&mut s, c, -a - 1, -a);
-            if !s.stopped && v > a && v < beta {
-                v = -child(&mut s, c, -beta, -a);
+            loop {
+                if cut.load(Relaxed) {
+                    break;
+                }
+                let Some(c) = rest.get(next.fetch_add(1, Relaxed)) else {
+                    break;
+                };
+                let a = shared_alpha.load(Relaxed);
+                let mut v = -child(&mut s, c, -a - 1, -a);
+                if !s.stopped && v > a && v < beta {
+                    v = -child(&mut s, c, -beta, -a);
+                }
+                if s.stopped {
+                    break;
+                }
+                let mut r = result.lock().unwrap_or_else(|e| e.into_inner());
+                if v > r.0 {
+                    *r = (v, c.sq);
+                }
+                drop(r);
+                shared_alpha.fetch_max(v, Relaxed);
+                if v >= beta {
+                    cut.store(true, Relaxed);
+                }
             }
             s.flush();
-            if s.stopped {
-                return;
-            }
-            let mut r = result.lock().unwrap_or_else(|e| e.into_inner());
-            if v > r.0 {
-                *r = (v, c.sq);
-            }
-            shared_alpha.fetch_max(v, Relaxed);
-            if v >= beta {
-                cut.store(true, Relaxed);
-            }
         });
         if self.sh.aborted() || self.split_stops.iter().any(|f| f.load(Relaxed)) {
             self.stopped = true;

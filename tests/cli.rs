@@ -168,3 +168,26 @@ fn bench_runs_a_small_workload() {
     let s = text(&out.stdout);
     assert!(s.contains("signature") && s.contains("0 wrong"), "{s}");
 }
+
+/// Output into a pipe whose reader has gone (`outflank ... | head`): the process ends
+/// quietly, without a panic.
+#[test]
+fn closed_stdout_ends_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(["analyze", "-", "--depth", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run outflank");
+    // The reader goes before anything is written.
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().expect("stdin");
+    // The process may already be gone when a later line is written.
+    let _ = stdin.write_all("f5\nf5d6\nf5d6c3\n".repeat(50).as_bytes());
+    drop(stdin);
+    let out = child.wait_with_output().expect("wait");
+    let err = text(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_ne!(out.status.code(), Some(101), "{err}");
+}

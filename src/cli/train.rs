@@ -86,7 +86,7 @@ pub struct AllArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Solve positions with at most this many empties exactly.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 18)]
     pub exact_empties: u32,
     /// Self-play games (0: none).
     #[arg(long, default_value_t = 10000)]

@@ -94,5 +94,45 @@ fn bench_perft(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_movegen, bench_perft);
+fn bench_eval(c: &mut Criterion) {
+    // Every move of 1000 positions of 14-17 empties (the endgame's evaluation ordering):
+    // each child evaluated from scratch, and through the parent's indices (`Weights::after`).
+    let w = outflank::eval::shipped_weights();
+    let mut rng = outflank::train::Rng::new(7);
+    let boards: Vec<(Board, Vec<Board>)> = (0..1000)
+        .map(|_| {
+            let empties = 14 + rng.below(4) as u32;
+            let b = outflank::train::random_board(&mut rng, empties);
+            let children = outflank::board::Square::iter(b.moves())
+                .map(|s| b.play(s).expect("a legal move"))
+                .collect();
+            (b, children)
+        })
+        .collect();
+    c.bench_function("evaluate_children_full", |x| {
+        x.iter(|| {
+            let mut acc = 0i32;
+            for (_, children) in &boards {
+                for c in children {
+                    acc = acc.wrapping_add(w.evaluate(black_box(c)));
+                }
+            }
+            acc
+        })
+    });
+    c.bench_function("evaluate_children_after", |x| {
+        x.iter(|| {
+            let mut acc = 0i32;
+            for (b, children) in &boards {
+                let after = w.after(black_box(b));
+                for c in children {
+                    acc = acc.wrapping_add(after.evaluate(black_box(c)));
+                }
+            }
+            acc
+        })
+    });
+}
+
+criterion_group!(benches, bench_movegen, bench_perft, bench_eval);
 criterion_main!(benches);

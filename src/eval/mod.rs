@@ -4,15 +4,20 @@
 //! mobility table and a bias for each parity of the empties, all in units of 1/[`SCALE`] disc. [`Weights::hand_set`] fills
 //! them from a classic square-value heuristic; the trained weights (see `crate::train` and
 //! [`file`](mod@file)) use the same layout and ship inside the crate. [`Weights::evaluate`] returns an
-//! estimate of the final disc difference for the side to move, in whole discs.
+//! estimate of the final disc difference for the side to move, in whole discs;
+//! [`Weights::after`] gives the same values for every position one move after a given one,
+//! for less work (the searches' move ordering).
 
+pub mod after;
 pub mod file;
 pub mod pattern;
 
 #[cfg(target_arch = "x86_64")]
 use crate::board::avx2;
 use crate::board::{Board, Square, fast_path_available, legal_moves};
-use pattern::{FAMILIES, FAMILY_COUNT, Instance, Transforms, instances, table_size};
+use pattern::{
+    FAMILIES, FAMILY_COUNT, INSTANCE_COUNT, Instance, Transforms, instances, table_size,
+};
 use std::sync::{Arc, OnceLock};
 
 /// Weight units per disc.
@@ -88,6 +93,24 @@ const PLAN: [(usize, [u8; 8]); FAMILY_COUNT] = [
     (4, [0, 1, 2, 3, 0, 0, 0, 0]),
 ];
 
+/// Start of each instance's table inside a phase's block, in instance order.
+const INSTANCE_OFFSETS: [u32; INSTANCE_COUNT] = {
+    let mut out = [0u32; INSTANCE_COUNT];
+    let mut k = 0;
+    let mut f = 0;
+    while f < PLAN.len() {
+        let mut i = 0;
+        while i < PLAN[f].0 {
+            out[k] = LAYOUT.offsets[f] as u32;
+            k += 1;
+            i += 1;
+        }
+        f += 1;
+    }
+    assert!(k == INSTANCE_COUNT);
+    out
+};
+
 /// The index of the mobility entry for a board (relative to the phase block).
 #[inline(always)]
 fn mobility_index(p: u64, o: u64) -> usize {
@@ -101,30 +124,43 @@ fn mobility_entry(mine: u64, theirs: u64) -> usize {
     LAYOUT.mobility + (mob + 32).clamp(0, MOBILITY_SPAN as i32 - 1) as usize
 }
 
-/// The entries of the instances of family `F`, summed; `FAST` reads the patterns with
-/// `pext` (only inside [`units_x86`]).
+/// The base-3 index of the instance of family `F` read from the boards' images under the
+/// symmetry `s` (see [`pattern`]); `FAST` reads it with `pext` (only in code compiled for
+/// BMI2).
+#[inline(always)]
+fn instance_index<const F: usize, const FAST: bool>(
+    tp: &Transforms,
+    to: &Transforms,
+    s: usize,
+) -> usize {
+    let gather = |x: u64| {
+        #[cfg(target_arch = "x86_64")]
+        if FAST {
+            // SAFETY: FAST is only set in code compiled for BMI2.
+            return unsafe { pattern::gather_pext(F, x) };
+        }
+        pattern::gather(F, x)
+    };
+    // The masks only tell the compiler that a gather has at most 10 bits.
+    pattern::BASE3[gather(tp.0[s]) & 1023] as usize
+        + 2 * pattern::BASE3[gather(to.0[s]) & 1023] as usize
+}
+
+/// The entries of the instances of family `F`, summed; `FAST` as for [`instance_index`].
 #[inline(always)]
 fn family_sum<const F: usize, const FAST: bool>(
     w: &[i16],
     tp: &Transforms,
     to: &Transforms,
 ) -> i32 {
-    let gather = |x: u64| {
-        #[cfg(target_arch = "x86_64")]
-        if FAST {
-            // SAFETY: FAST is only set on the path chosen when the CPU has BMI2.
-            return unsafe { pattern::gather_pext(F, x) };
-        }
-        pattern::gather(F, x)
-    };
     let (n, syms) = PLAN[F];
     let t = &w[LAYOUT.offsets[F]..LAYOUT.offsets[F] + table_size(F)];
     let mut sum = 0;
     for &s in &syms[..n] {
-        let s = s as usize;
-        let i =
-            pattern::BASE3[gather(tp.0[s])] as usize + 2 * pattern::BASE3[gather(to.0[s])] as usize;
-        sum += t[i] as i32;
+        let i = instance_index::<F, FAST>(tp, to, s as usize);
+        // The discs of the two sides are disjoint, so the index is inside the table: the
+        // `min` only spares a bounds check.
+        sum += t[i.min(table_size(F) - 1)] as i32;
     }
     sum
 }
@@ -172,24 +208,37 @@ fn fast_eval() -> bool {
     *FAST.get_or_init(fast_path_available)
 }
 
+/// Writes the base-3 index of every pattern instance of the board (`p` to move, `o` the
+/// opponent) into `out`, in [`pattern::instances`] order; `FAST` reads the patterns with
+/// `pext` (only in code compiled for BMI2).
+#[inline(always)]
+fn indices<const FAST: bool>(p: u64, o: u64, out: &mut [u16; INSTANCE_COUNT]) {
+    let (tp, to) = (Transforms::new(p), Transforms::new(o));
+    let mut k = 0;
+    macro_rules! family {
+        ($($f:literal)*) => {$(
+            let (n, syms) = PLAN[$f];
+            for &s in &syms[..n] {
+                out[k] = instance_index::<$f, FAST>(&tp, &to, s as usize) as u16;
+                k += 1;
+            }
+        )*};
+    }
+    family!(0 1 2 3 4 5 6 7 8 9 10);
+}
+
 /// Writes the feature indices of `board` (relative to the start of its phase's block) into
 /// `out`: one per pattern instance (family offset plus pattern index), then the mobility
 /// entry, then the bias entry. The evaluation is the sum of these entries.
 pub fn features(board: &Board, out: &mut [u32; FEATURES]) {
     let (p, o) = (board.player, board.opponent);
-    let (tp, to) = (Transforms::new(p), Transforms::new(o));
-    let mut k = 0;
-    for (f, (n, syms)) in PLAN.iter().enumerate() {
-        for &s in &syms[..*n] {
-            let s = s as usize;
-            let i = pattern::BASE3[pattern::gather(f, tp.0[s])] as usize
-                + 2 * pattern::BASE3[pattern::gather(f, to.0[s])] as usize;
-            out[k] = (LAYOUT.offsets[f] + i) as u32;
-            k += 1;
-        }
+    let mut idx = [0u16; INSTANCE_COUNT];
+    indices::<false>(p, o, &mut idx);
+    for (k, (&i, &off)) in idx.iter().zip(&INSTANCE_OFFSETS).enumerate() {
+        out[k] = off + i as u32;
     }
-    out[k] = mobility_index(p, o) as u32;
-    out[k + 1] = bias_index(board) as u32;
+    out[INSTANCE_COUNT] = mobility_index(p, o) as u32;
+    out[INSTANCE_COUNT + 1] = bias_index(board) as u32;
 }
 
 /// The index of the bias entry for a board (relative to the phase block).
@@ -335,13 +384,7 @@ impl Weights {
     /// inside -63..=63 so that it never claims a certain result.
     #[inline]
     pub fn evaluate(&self, board: &Board) -> i32 {
-        let u = self.evaluate_units(board);
-        let d = if u >= 0 {
-            (u + SCALE / 2) / SCALE
-        } else {
-            -((-u + SCALE / 2) / SCALE)
-        };
-        d.clamp(-63, 63)
+        discs(self.evaluate_units(board))
     }
 
     /// The slow reference evaluation (square by square), for tests.
@@ -354,6 +397,18 @@ impl Weights {
         }
         sum + w[mobility_index(p, o)] as i32
     }
+}
+
+/// Weight units in whole discs, rounded to the nearest and kept inside -63..=63 (see
+/// [`Weights::evaluate`]).
+#[inline(always)]
+fn discs(u: i32) -> i32 {
+    let d = if u >= 0 {
+        (u + SCALE / 2) / SCALE
+    } else {
+        -((-u + SCALE / 2) / SCALE)
+    };
+    d.clamp(-63, 63)
 }
 
 /// The shipped weights file (see [`file`](mod@file) for the format).

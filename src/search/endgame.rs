@@ -424,13 +424,14 @@ impl Searcher<'_> {
                 return v;
             }
         }
-        if e >= EVAL_ORDER_EMPTIES {
+        if e >= SEARCH_ORDER_EMPTIES {
             for x in list.iter_mut().filter(|x| x.sq != tt_move) {
-                x.key -= if e >= SEARCH_ORDER_EMPTIES {
-                    self.mid(x.board, -64, 64, 1) * SEARCH_ORDER_WEIGHT
-                } else {
-                    self.sh.eval.evaluate(&x.board) * EVAL_ORDER_WEIGHT
-                };
+                x.key -= self.mid(x.board, -64, 64, 1) * SEARCH_ORDER_WEIGHT;
+            }
+        } else if e >= EVAL_ORDER_EMPTIES {
+            let after = self.sh.eval.after(&b);
+            for x in list.iter_mut().filter(|x| x.sq != tt_move) {
+                x.key -= after.evaluate_with_moves(&x.board, x.moves) * EVAL_ORDER_WEIGHT;
             }
         }
         let (best, best_move) =

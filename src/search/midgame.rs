@@ -86,6 +86,7 @@ impl Searcher<'_> {
     /// Depth 1: the best evaluation among the children.
     fn mid_last_ply(&mut self, b: Board, moves: u64, beta: i32) -> i32 {
         let mut best = -65;
+        let after = self.sh.eval.after(&b);
         let mut m = moves;
         while m != 0 {
             let sq = m.trailing_zeros() as usize;
@@ -93,7 +94,7 @@ impl Searcher<'_> {
             let f = flips(b.player, b.opponent, sq);
             let child = Board::new(b.opponent ^ f, b.player ^ f ^ (1u64 << sq));
             self.nodes += 1;
-            let v = -self.sh.eval.evaluate(&child);
+            let v = -after.evaluate(&child);
             if v > best {
                 best = v;
                 if v >= beta {
@@ -113,6 +114,7 @@ impl Searcher<'_> {
             8..=11 => 2,
             _ => 3,
         };
+        let after = (sort_depth == 0).then(|| self.sh.eval.after(&b));
         let mut m = moves;
         while m != 0 {
             let sq = m.trailing_zeros() as usize;
@@ -124,8 +126,8 @@ impl Searcher<'_> {
                 i32::MAX
             } else {
                 let mob = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-                let v = if sort_depth == 0 {
-                    -self.sh.eval.evaluate(&child)
+                let v = if let Some(after) = &after {
+                    -after.evaluate_with_moves(&child, replies)
                 } else {
                     -self.mid(child, -64, 64, sort_depth - 1)
                 };

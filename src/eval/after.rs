@@ -8,7 +8,7 @@ use super::pattern::{INSTANCE_COUNT, instances, pow3};
 use super::{INSTANCE_OFFSETS, Weights, bias_index, fast_eval, indices, mobility_entry, phase};
 #[cfg(target_arch = "x86_64")]
 use crate::board::avx2;
-use crate::board::{Board, legal_moves};
+use crate::board::{Board, legal_moves, play_and_moves};
 use std::sync::OnceLock;
 
 /// 64-bit words holding the 16-bit indices of the instances, four to a word: an index never
@@ -118,6 +118,59 @@ impl AfterMove<'_> {
         super::discs(self.evaluate_units(child, Some(moves)))
     }
 
+    /// The best value of a move for the side to move in the prepared position: the highest
+    /// of its children's evaluations negated, over the legal moves `moves`, in square order,
+    /// stopping at the first that reaches `beta` (a search's last ply). Counts the children
+    /// evaluated into `nodes`.
+    #[inline]
+    pub fn best(&self, moves: u64, beta: i32, nodes: &mut u64) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if self.fast {
+            // SAFETY: `fast` is only set when the CPU has the x86-64 path's features.
+            return unsafe { self.best_x86(moves, beta, nodes) };
+        }
+        self.best_of::<false>(moves, beta, nodes)
+    }
+
+    /// [`AfterMove::best_of`] compiled for x86-64 CPUs with AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    fn best_x86(&self, moves: u64, beta: i32, nodes: &mut u64) -> i32 {
+        self.best_of::<true>(moves, beta, nodes)
+    }
+
+    /// [`AfterMove::best`]; `FAST` takes the AVX2 flips and move generator.
+    #[inline(always)]
+    fn best_of<const FAST: bool>(&self, moves: u64, beta: i32, nodes: &mut u64) -> i32 {
+        let mut best = -65;
+        let mut m = moves;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let (p, o) = (self.player, self.opponent);
+            let (np, no, replies) = {
+                #[cfg(target_arch = "x86_64")]
+                if FAST {
+                    // SAFETY: FAST is only set in code compiled for AVX2.
+                    unsafe { avx2::play_and_moves(p, o, sq) }
+                } else {
+                    play_and_moves(p, o, sq)
+                }
+                #[cfg(not(target_arch = "x86_64"))]
+                play_and_moves(p, o, sq)
+            };
+            *nodes += 1;
+            let v = -super::discs(self.units::<FAST>(&Board::new(np, no), Some(replies)));
+            if v > best {
+                best = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
     /// [`Weights::evaluate_units`] of `child` (see [`AfterMove::evaluate`]), with the legal
     /// moves of its side to move if known.
     #[inline]
@@ -217,6 +270,33 @@ mod tests {
             }
         }
         assert!(children > 2000, "{children}");
+    }
+
+    #[test]
+    fn best_is_the_best_child_up_to_beta() {
+        let w = shipped_weights();
+        let mut rng = Rng::new(0x1405_7B7E_F767_814F);
+        for _ in 0..300 {
+            let target = 1 + rng.below(59) as u32;
+            let b = random_board(&mut rng, target);
+            let moves = b.moves();
+            if moves == 0 {
+                continue;
+            }
+            let values: Vec<i32> = crate::board::Square::iter(moves)
+                .map(|sq| -w.evaluate(&b.play(sq).expect("a legal move")))
+                .collect();
+            let max = *values.iter().max().expect("a move");
+            for beta in [-64, max - 1, max, max + 1, 65] {
+                let mut nodes = 0;
+                let v = w.after(&b).best(moves, beta, &mut nodes);
+                // Square order, stopping at the first value that reaches beta.
+                let stop = values.iter().position(|&x| x >= beta);
+                let seen = &values[..stop.map_or(values.len(), |i| i + 1)];
+                assert_eq!(v, *seen.iter().max().expect("a move"), "{b:?} {beta}");
+                assert_eq!(nodes, seen.len() as u64);
+            }
+        }
     }
 
     #[test]

@@ -85,24 +85,10 @@ impl Searcher<'_> {
 
     /// Depth 1: the best evaluation among the children.
     fn mid_last_ply(&mut self, b: Board, moves: u64, beta: i32) -> i32 {
-        let mut best = -65;
-        let after = self.sh.eval.after(&b);
-        let mut m = moves;
-        while m != 0 {
-            let sq = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let f = flips(b.player, b.opponent, sq);
-            let child = Board::new(b.opponent ^ f, b.player ^ f ^ (1u64 << sq));
-            self.nodes += 1;
-            let v = -after.evaluate(&child);
-            if v > best {
-                best = v;
-                if v >= beta {
-                    break;
-                }
-            }
-        }
-        best
+        let mut nodes = 0;
+        let v = self.sh.eval.after(&b).best(moves, beta, &mut nodes);
+        self.nodes += nodes;
+        v
     }
 
     /// Pushes on `list` the moves of `b` and their keys (higher first): the hash move, then

@@ -5,10 +5,12 @@
 //! update their patterns move by move.
 
 use super::pattern::{INSTANCE_COUNT, instances, pow3};
-use super::{INSTANCE_OFFSETS, Weights, bias_index, fast_eval, indices, mobility_entry, phase};
+use super::{
+    INSTANCE_OFFSETS, Weights, bias_index, fast_eval, indices, legal, mobility_entry, phase,
+};
 #[cfg(target_arch = "x86_64")]
 use crate::board::avx2;
-use crate::board::{Board, legal_moves, play_and_moves};
+use crate::board::{Board, play_and_moves};
 use std::sync::OnceLock;
 
 /// 64-bit words holding the 16-bit indices of the instances, four to a word: an index never
@@ -215,16 +217,8 @@ impl AfterMove<'_> {
                 *i += d;
             }
         }
-        let legal = |p: u64, o: u64| {
-            #[cfg(target_arch = "x86_64")]
-            if FAST {
-                // SAFETY: FAST is only set in code compiled for AVX2.
-                return unsafe { avx2::legal_moves(p, o) };
-            }
-            legal_moves(p, o)
-        };
-        let mine = moves.unwrap_or_else(|| legal(child.player, child.opponent));
-        let theirs = legal(child.opponent, child.player);
+        let mine = moves.unwrap_or_else(|| legal::<FAST>(child.player, child.opponent));
+        let theirs = legal::<FAST>(child.opponent, child.player);
         let w = self.block;
         let mut sum =
             self.sum + w[bias_index(child)] as i32 + w[mobility_entry(mine, theirs)] as i32;

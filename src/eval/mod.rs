@@ -146,6 +146,18 @@ fn instance_index<const F: usize, const FAST: bool>(
         + 2 * pattern::BASE3[gather(to.0[s]) & 1023] as usize
 }
 
+/// The legal moves of `p` against `o`; `FAST` takes the AVX2 move generator (only in code
+/// compiled for AVX2).
+#[inline(always)]
+fn legal<const FAST: bool>(p: u64, o: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if FAST {
+        // SAFETY: FAST is only set in code compiled for AVX2.
+        return unsafe { avx2::legal_moves(p, o) };
+    }
+    legal_moves(p, o)
+}
+
 /// The entries of the instances of family `F`, summed; `FAST` as for [`instance_index`].
 #[inline(always)]
 fn family_sum<const F: usize, const FAST: bool>(
@@ -171,15 +183,7 @@ fn family_sum<const F: usize, const FAST: bool>(
 fn units<const FAST: bool>(w: &[i16], board: &Board) -> i32 {
     let (p, o) = (board.player, board.opponent);
     let (tp, to) = (Transforms::new(p), Transforms::new(o));
-    #[cfg(target_arch = "x86_64")]
-    let mobility = if FAST {
-        // SAFETY: FAST is only set on the path chosen when the CPU has AVX2.
-        unsafe { mobility_entry(avx2::legal_moves(p, o), avx2::legal_moves(o, p)) }
-    } else {
-        mobility_index(p, o)
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let mobility = mobility_index(p, o);
+    let mobility = mobility_entry(legal::<FAST>(p, o), legal::<FAST>(o, p));
     w[bias_index(board)] as i32
         + family_sum::<0, FAST>(w, &tp, &to)
         + family_sum::<1, FAST>(w, &tp, &to)

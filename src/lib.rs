@@ -5,6 +5,7 @@
 //! - [`board`]: bitboards, moves, flips, symmetry, hashing.
 //! - [`perft`]: move-generation counts.
 //! - [`game`]: a game with history, passes and undo.
+//! - [`book`]: the opening book: lookup through the symmetries, build, learn, the book file.
 //! - [`notation`]: board strings, transcripts, OBF, GGF and WTHOR, read and written.
 //! - [`protocol`]: the GTP and NBoard front-ends, with a stdin reader thread and a search worker.
 //! - [`arena`]: the match runner: engines as GTP/NBoard clients, refereed games, Elo, SPRT.
@@ -13,6 +14,7 @@
 
 pub mod arena;
 pub mod board;
+pub mod book;
 pub mod cli;
 pub mod eval;
 pub mod game;

@@ -10,8 +10,13 @@ use std::time::{Duration, Instant};
 
 const START: &str = "(;GM[Othello]PC[NBoard]PB[me]PW[engine]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)";
 
+/// An engine after the handshake. The book is off unless `args` say otherwise: most of
+/// these tests are about the search, and the book would answer the opening at once.
 fn start(args: &[&str]) -> Engine {
     let mut all = vec!["nboard"];
+    if !args.iter().any(|a| a.starts_with("--book")) {
+        all.extend_from_slice(&["--book", "off"]);
+    }
     all.extend_from_slice(args);
     let mut e = Engine::start(&all);
     e.send("nboard 2");

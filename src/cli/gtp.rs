@@ -27,9 +27,12 @@ pub struct FrontendArgs {
     /// also applies).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time: Option<f64>,
-    /// Use the opening book (on|off; accepted, there is no book yet).
+    /// Play and hint from the opening book (on|off).
     #[arg(long, value_name = "on|off", default_value = "on", value_parser = ["on", "off"])]
     pub book: String,
+    /// The opening book file (default: the shipped book); NBoard's `learn` saves into it.
+    #[arg(long, value_name = "PATH")]
+    pub book_file: Option<std::path::PathBuf>,
     /// Evaluation weights file to use instead of the shipped one (`outflank train fit`).
     #[arg(long, value_name = "PATH")]
     pub eval_file: Option<std::path::PathBuf>,
@@ -53,9 +56,16 @@ impl FrontendArgs {
         Ok(())
     }
 
-    /// The protocol options these arguments describe.
-    pub fn options(&self) -> Options {
-        Options {
+    /// The protocol options these arguments describe; fails when `--book-file` names a
+    /// file that is not a valid book (a file not there yet is an empty book, which `learn`
+    /// creates).
+    pub fn options(&self) -> anyhow::Result<Options> {
+        let opening_book = match &self.book_file {
+            Some(p) if p.exists() => crate::book::file::load(p)?,
+            Some(_) => crate::book::Book::new(),
+            None => crate::book::Book::shipped(),
+        };
+        Ok(Options {
             threads: self.threads.max(1),
             hash_mb: self.hash_mb.max(1),
             plan: MovePlan {
@@ -64,7 +74,9 @@ impl FrontendArgs {
                 move_time: self.time.map(Duration::from_secs_f64),
             },
             book: self.book == "on",
-        }
+            opening_book: std::sync::Arc::new(opening_book),
+            book_file: self.book_file.clone(),
+        })
     }
 }
 
@@ -79,6 +91,6 @@ pub struct Args {
 /// Runs `outflank gtp` until `quit` or the end of stdin.
 pub fn run(a: Args) -> anyhow::Result<i32> {
     a.engine.load_eval()?;
-    protocol::gtp::run(a.engine.options(), std::io::stdin(), std::io::stdout())?;
+    protocol::gtp::run(a.engine.options()?, std::io::stdin(), std::io::stdout())?;
     Ok(0)
 }

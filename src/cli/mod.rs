@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod book;
 pub mod common;
 pub mod gtp;
 pub mod matchcmd;
@@ -46,6 +47,8 @@ pub enum Command {
     Nboard(nboard::Args),
     /// Train the evaluation: label games, self-play, fit weights, measure errors.
     Train(train::Args),
+    /// Build an opening book, learn games into one, or show a position's book moves.
+    Book(book::Args),
 }
 
 /// Runs a parsed command line and returns the exit status; an error is reported by `main`
@@ -61,5 +64,6 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Gtp(a) => gtp::run(a),
         Command::Nboard(a) => nboard::run(a),
         Command::Train(a) => train::run(a),
+        Command::Book(a) => book::run(a),
     }
 }

@@ -18,12 +18,15 @@
 //! `showboard`, `final_score`, `time_settings`, `time_left`, `list_games`, `set_game`, the
 //! six `gogui-rules_*` commands and `gogui-analyze_commands` (so GoGui can play Othello),
 //! and the extension `outflank-set [KEY VALUE]` (threads, hash, level, depth, time, book).
+//! In a position of the opening book (unless `book` is off), `genmove` plays a book move
+//! without a search.
 
 use super::{Flow, Frontend, Input, MAX_LINE, NAME, Options, Session, VERSION};
 use crate::board::{Color, Move, Position, Square};
 use crate::game::Game;
 use crate::search::Info;
 use crate::search::time::{Clock, Level, seconds, single_reply};
+use crate::train::Rng;
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
@@ -353,6 +356,8 @@ pub struct Gtp {
     time: Option<TimeSettings>,
     clocks: [Option<ClockState>; 2],
     pending: Option<Pending>,
+    /// Picks among equally good book moves.
+    rng: Rng,
 }
 
 fn index(c: Color) -> usize {
@@ -424,6 +429,7 @@ impl Gtp {
             time: None,
             clocks: [None, None],
             pending: None,
+            rng: Rng::new(super::random_seed()),
         }
     }
 
@@ -553,6 +559,10 @@ impl Gtp {
         }
         if let Some(mv) = single_reply(&pos.board) {
             return self.answer(id, color, play, mv, start, session);
+        }
+        if let Some(m) = self.options.book_move(&pos.board, &mut self.rng) {
+            log::info!("genmove {color}: book move {} ({:+})", m.mv, m.score);
+            return self.answer(id, color, play, m.mv, start, session);
         }
         let threads = self.options.threads;
         let limits = self

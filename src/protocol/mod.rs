@@ -21,11 +21,14 @@ pub mod gtp;
 pub mod nboard;
 
 use crate::board::Board;
+use crate::book::{Book, BookMove};
 use crate::search::time::MovePlan;
 use crate::search::{Engine, EngineConfig, Info, Limits};
+use crate::train::Rng;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -152,8 +155,12 @@ pub struct Options {
     pub hash_mb: usize,
     /// Level, depth and time per move.
     pub plan: MovePlan,
-    /// Whether to use the opening book (accepted; there is no book yet).
+    /// Whether to play and hint from the opening book.
     pub book: bool,
+    /// The opening book (the shipped one unless the command line names another).
+    pub opening_book: Arc<Book>,
+    /// Where NBoard's `learn` saves the book; without it, learned games last for the session.
+    pub book_file: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -163,11 +170,23 @@ impl Default for Options {
             hash_mb: 64,
             plan: MovePlan::default(),
             book: true,
+            opening_book: Arc::new(Book::shipped()),
+            book_file: None,
         }
     }
 }
 
 impl Options {
+    /// The book move to play in `board` when the book is on and holds the position: one of
+    /// the best-scored moves, picked by `rng` among equals (variety in matches).
+    pub fn book_move(&self, board: &Board, rng: &mut Rng) -> Option<BookMove> {
+        if !self.book {
+            return None;
+        }
+        self.opening_book
+            .choose(board, |n| rng.below(n as u64) as usize)
+    }
+
     /// The engine settings part.
     pub fn engine_config(&self) -> EngineConfig {
         EngineConfig {
@@ -428,6 +447,14 @@ fn drive<F: Frontend>(
 /// Formats a duration in seconds with two decimals, as both protocols print times.
 pub(crate) fn seconds_text(d: std::time::Duration) -> String {
     format!("{:.2}", d.as_secs_f64())
+}
+
+/// A seed for the book's random picks that differs from run to run.
+pub fn random_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ ((std::process::id() as u64) << 32)
 }
 
 #[cfg(test)]

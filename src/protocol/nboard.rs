@@ -14,16 +14,22 @@
 //! it back with `move`); `nodestats NODES SECONDS`; `status TEXT`; `analysis N EVAL`;
 //! `pong N`; `learned`. Lines that are not commands are ignored. EOF means quit.
 //!
+//! In a position of the opening book (unless the options turn it off), `hint N` answers
+//! with `book PV EVAL GAMES DEPTH` lines for the best N book moves and `go` with a book
+//! move, without a search; `learn` adds the game to the book and saves it to the book file.
+//!
 //! The clock comes from the GGF of `set game` (`TI`, `TB`, `TW`) and each move's elapsed
 //! time in its annotation (`F5/-1.50/3.2`): time left = main time + increments - the times
 //! of the mover's moves.
 
 use super::{Flow, Frontend, Input, NAME, Options, Session, seconds_text};
 use crate::board::{Board, Color, Move};
+use crate::book::build::Builder;
 use crate::game::Game;
 use crate::notation::{GgfGame, GgfMove, parse_ggf};
 use crate::search::time::{Clock, Level, seconds, single_reply};
-use crate::search::{Info, Limits, Solve};
+use crate::search::{Engine, EngineConfig, Info, Limits, Solve};
+use crate::train::Rng;
 use std::io::{self, Read, Write};
 use std::time::Instant;
 
@@ -155,6 +161,22 @@ pub struct NBoard {
     /// The `nodestats` of the searches of the current task.
     nodes: u64,
     started: Instant,
+    /// Picks among equally good book moves.
+    rng: Rng,
+}
+
+/// Depth of the searches with which `learn` scores new book positions.
+const LEARN_DEPTH: u32 = 12;
+
+/// `learn` stores a game's positions up to this many moves in.
+const LEARN_PLIES: usize = 20;
+
+/// A move as NBoard writes it: `F5`, or `PA`.
+fn move_text(mv: Move) -> String {
+    match mv {
+        Move::Pass => "PA".to_string(),
+        Move::Play(s) => s.name_upper(),
+    }
 }
 
 impl NBoard {
@@ -167,6 +189,7 @@ impl NBoard {
             task: None,
             nodes: 0,
             started: Instant::now(),
+            rng: Rng::new(super::random_seed()),
         }
     }
 
@@ -270,6 +293,9 @@ impl NBoard {
         if board.is_game_over() {
             return session.line("status");
         }
+        if self.book_hint(&board, n, session)? {
+            return session.line("status");
+        }
         session.line("status Analyzing")?;
         self.reset_stats();
         let mut limits = self.analysis_limits(&board);
@@ -279,6 +305,61 @@ impl NBoard {
         Ok(())
     }
 
+    /// The `book` lines of the best `n` book moves of `board`, each with the book's line
+    /// after it; false (and nothing written) when the book is off or lacks the position.
+    fn book_hint(&self, board: &Board, n: usize, session: &mut Session) -> io::Result<bool> {
+        let book = &self.options.opening_book;
+        let moves = match book.moves(board) {
+            Some(m) if self.options.book && !m.is_empty() => m,
+            _ => return Ok(false),
+        };
+        for m in moves.iter().take(n.max(1)) {
+            let mut pv = vec![m.mv];
+            if m.in_book {
+                let next = board.play_move(m.mv).expect("a book move is legal");
+                pv.extend(book.line(&next, 11));
+            }
+            let depth = if m.depth >= 60 {
+                "100%".to_string()
+            } else {
+                m.depth.to_string()
+            };
+            session.line(&format!(
+                "book {} {} {} {depth}",
+                pv_text(&pv),
+                eval_text(m.score),
+                m.games
+            ))?;
+        }
+        Ok(true)
+    }
+
+    /// `learn`: the game's positions join the book (each new one scored by a search), which
+    /// is saved to the book file when there is one.
+    fn learn(&mut self, session: &mut Session) -> io::Result<()> {
+        let engine = Engine::new(EngineConfig {
+            threads: self.options.threads.max(1),
+            hash_mb: 16,
+        });
+        let book = (*self.options.opening_book).clone();
+        let mut builder = Builder::new(&engine, book, LEARN_DEPTH);
+        builder.learn(&self.game.start().board, self.game.moves(), LEARN_PLIES);
+        let book = builder.book;
+        let status = match &self.options.book_file {
+            Some(path) => match crate::book::file::save(&book, path) {
+                Ok(()) => format!("status learned: {} book positions saved", book.len()),
+                Err(e) => {
+                    log::warn!("learn: {e:#}");
+                    format!("status learn: the book was not saved: {e:#}")
+                }
+            },
+            None => "status learned for this session (no --book-file to save to)".to_string(),
+        };
+        self.options.opening_book = std::sync::Arc::new(book);
+        session.line(&status)?;
+        session.line("learned")
+    }
+
     /// `go`: a move within the level and the game's clock; a single legal move (or a forced
     /// pass) gets a depth-1 search, for its evaluation.
     fn go(&mut self, session: &mut Session) -> io::Result<()> {
@@ -286,8 +367,17 @@ impl NBoard {
             log::warn!("go: the game is over");
             return session.line("status the game is over");
         }
-        self.reset_stats();
         let board = self.game.position().board;
+        if let Some(m) = self.options.book_move(&board, &mut self.rng) {
+            log::info!("go: book move {} ({:+})", m.mv, m.score);
+            return session.line(&format!(
+                "=== {}/{}/{}",
+                move_text(m.mv),
+                eval_text(m.score),
+                seconds_text(std::time::Duration::ZERO)
+            ));
+        }
+        self.reset_stats();
         let limits = if single_reply(&board).is_some() {
             Limits {
                 depth: Some(1),
@@ -369,11 +459,7 @@ impl NBoard {
                     session.line(&format!("pong {n}"))?
                 }
             }
-            Command::Learn => {
-                session
-                    .line("status learn: there is no opening book yet; the game was not stored")?;
-                session.line("learned")?;
-            }
+            Command::Learn => self.learn(session)?,
             Command::Analyze => self.analyze(session)?,
             Command::Quit => return Ok(Flow::Quit),
         }
@@ -465,12 +551,9 @@ impl Frontend for NBoard {
                     }
                 };
                 session.line(&stats)?;
-                let mv_text = match mv {
-                    Move::Pass => "PA".to_string(),
-                    Move::Play(s) => s.name_upper(),
-                };
                 session.line(&format!(
-                    "=== {mv_text}/{}/{}",
+                    "=== {}/{}/{}",
+                    move_text(mv),
                     eval_text(score),
                     seconds_text(start.elapsed())
                 ))?;

@@ -1,0 +1,293 @@
+//! Making a book: [`Builder::build`] expands the best lines from the start position with
+//! deep searches; [`Builder::learn`] adds the positions of finished games.
+//!
+//! Every position added gets a search that scores its best move leaving the book (the
+//! *leaf*): a multi-PV search of one more move than the position has in the book, so that at
+//! least one scored move leads out of it. When the leaf's own position joins the book, the
+//! leaf is searched again. Values then propagate by negamax ([`Book::propagate`]).
+
+use super::{Book, Entry, NO_LEAF};
+use crate::board::{Board, Move, Square};
+use crate::search::{Engine, Limits};
+use std::collections::HashMap;
+
+/// How a book is built.
+#[derive(Clone, Copy, Debug)]
+pub struct BuildConfig {
+    /// Positions are added up to this many moves from the start.
+    pub plies: u32,
+    /// Depth of the searches that score the leaves.
+    pub depth: u32,
+    /// How far below the best line, in discs summed over a line's deviations, a line may
+    /// score and still be expanded (0: only the best lines).
+    pub width: i32,
+    /// Stop once the book holds this many positions.
+    pub max_positions: usize,
+}
+
+/// Adds positions to a book, searching with an engine.
+pub struct Builder<'a> {
+    engine: &'a Engine,
+    /// The book being built.
+    pub book: Book,
+    depth: u32,
+    /// Called after each search with the book as it is.
+    progress: Box<dyn FnMut(&Book) + 'a>,
+}
+
+impl<'a> Builder<'a> {
+    /// A builder that extends `book`, scoring leaves at `depth` with `engine`.
+    pub fn new(engine: &'a Engine, book: Book, depth: u32) -> Builder<'a> {
+        Builder {
+            engine,
+            book,
+            depth: depth.clamp(1, 60),
+            progress: Box::new(|_| {}),
+        }
+    }
+
+    /// Calls `f` after each search (for a progress bar).
+    pub fn on_progress(mut self, f: impl FnMut(&Book) + 'a) -> Builder<'a> {
+        self.progress = Box::new(f);
+        self
+    }
+
+    /// The best move of `board` that leads out of the book, with its score, by a search;
+    /// `None` when every move leads into the book or there is no move.
+    fn search_leaf(&mut self, board: &Board) -> Option<(Square, i32, u32)> {
+        let moves = board.moves();
+        if moves == 0 {
+            return None;
+        }
+        let in_book = Square::iter(moves)
+            .filter(|&sq| self.book.contains(&board.play(sq).expect("legal")))
+            .count();
+        if in_book == moves.count_ones() as usize {
+            return None;
+        }
+        let limits = Limits {
+            depth: Some(self.depth),
+            multipv: in_book + 1,
+            ..Limits::default()
+        };
+        let info = self.engine.search(*board, &limits, &mut |_| {});
+        (self.progress)(&self.book);
+        let depth = if info.solve.is_some() {
+            60
+        } else {
+            info.depth.min(60)
+        };
+        info.lines.iter().find_map(|l| match l.mv {
+            Move::Play(sq) if !self.book.contains(&board.play(sq).expect("legal")) => {
+                Some((sq, l.score, depth))
+            }
+            _ => None,
+        })
+    }
+
+    /// Searches the leaf of `board` and stores it, keeping the position's learned games.
+    /// Positions whose side to move must pass, and finished games, are not stored.
+    fn score(&mut self, board: &Board) -> bool {
+        if board.moves() == 0 {
+            return false;
+        }
+        let games = self.book.get(board).map_or(0, |e| e.games);
+        let entry = match self.search_leaf(board) {
+            Some((sq, score, depth)) => Entry {
+                value: score.clamp(-64, 64) as i8,
+                leaf: sq.index() as u8,
+                leaf_score: score.clamp(-64, 64) as i8,
+                depth: depth as u8,
+                games,
+            },
+            None => Entry {
+                value: self.book.fresh_value(board).unwrap_or(0).clamp(-64, 64) as i8,
+                leaf: NO_LEAF,
+                leaf_score: 0,
+                depth: self.book.get(board).map_or(0, |e| e.depth),
+                games,
+            },
+        };
+        self.book.insert(board, entry);
+        true
+    }
+
+    /// Adds `board` if the book lacks it; true when it is (or was already) in the book.
+    fn ensure(&mut self, board: &Board) -> bool {
+        self.book.contains(board) || self.score(board)
+    }
+
+    /// Searches `board`'s leaf again if its leaf has joined the book.
+    fn refresh_leaf(&mut self, board: &Board) {
+        if let Some((sq, _)) = self.book.leaf(board)
+            && self.book.contains(&board.play(sq).expect("legal"))
+        {
+            self.score(board);
+        }
+    }
+
+    /// Expands the book from the start position: every line whose deviations from the best
+    /// moves add up to at most `config.width` discs, up to `config.plies` moves, until no
+    /// such line is left outside the book or the book reaches `config.max_positions`.
+    pub fn build(&mut self, config: &BuildConfig) {
+        let root = Board::start();
+        self.ensure(&root);
+        loop {
+            let before = self.book.len();
+            let mut seen = HashMap::new();
+            self.visit(&root, 0, 0, config, &mut seen);
+            self.book.propagate();
+            if self.book.len() == before || self.book.len() >= config.max_positions {
+                break;
+            }
+        }
+    }
+
+    /// One pass of [`Builder::build`] below `board`, reached `ply` moves from the start with
+    /// deviations worth `loss` discs so far.
+    fn visit(
+        &mut self,
+        board: &Board,
+        ply: u32,
+        loss: i32,
+        config: &BuildConfig,
+        seen: &mut HashMap<(u64, u64), i32>,
+    ) {
+        if ply >= config.plies {
+            return;
+        }
+        let (c, _) = board.canonical();
+        if seen
+            .get(&(c.player, c.opponent))
+            .is_some_and(|&l| l <= loss)
+        {
+            return;
+        }
+        seen.insert((c.player, c.opponent), loss);
+        // Bring the leaf into the book while it is close enough to the best.
+        while self.book.len() < config.max_positions {
+            let Some(value) = self.book.fresh_value(board) else {
+                return;
+            };
+            let Some((sq, score)) = self.book.leaf(board) else {
+                break;
+            };
+            if loss + (value - score) > config.width {
+                break;
+            }
+            let child = board.play(sq).expect("a leaf is a legal move");
+            if !self.ensure(&child) {
+                break;
+            }
+            self.refresh_leaf(board);
+        }
+        let Some(value) = self.book.fresh_value(board) else {
+            return;
+        };
+        for sq in Square::iter(board.moves()) {
+            let child = board.play(sq).expect("legal");
+            if let Some(e) = self.book.get(&child) {
+                let l = loss + (value + e.value as i32);
+                if l <= config.width {
+                    self.visit(&child, ply + 1, l, config, seen);
+                }
+            }
+        }
+    }
+
+    /// Adds the positions of a game (from `start`, playing `moves`) up to `plies` moves in,
+    /// counts the game at each of them, and searches again the leaves the game brought into
+    /// the book. The game stops counting at a pass or an illegal move.
+    pub fn learn(&mut self, start: &Board, moves: &[Move], plies: usize) {
+        let mut path = Vec::new();
+        let mut b = *start;
+        for &mv in moves.iter().take(plies) {
+            if b.moves() == 0 || !self.ensure(&b) {
+                break;
+            }
+            self.book.add_game(&b);
+            path.push(b);
+            match b.play_move(mv) {
+                Ok(next) => b = next,
+                Err(_) => break,
+            }
+        }
+        if path.len() == plies.min(moves.len()) && self.ensure(&b) {
+            self.book.add_game(&b);
+        }
+        for p in path.iter().rev() {
+            self.refresh_leaf(p);
+        }
+        self.book.propagate();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::EngineConfig;
+
+    fn engine() -> Engine {
+        Engine::new(EngineConfig {
+            threads: 1,
+            hash_mb: 16,
+        })
+    }
+
+    #[test]
+    fn a_built_book_holds_the_best_lines_and_consistent_values() {
+        let engine = engine();
+        let mut b = Builder::new(&engine, Book::new(), 4);
+        let config = BuildConfig {
+            plies: 4,
+            depth: 4,
+            width: 2,
+            max_positions: 60,
+        };
+        b.build(&config);
+        let book = b.book;
+        assert!(
+            book.len() > 4 && book.len() <= 60,
+            "{} positions",
+            book.len()
+        );
+        let start = Board::start();
+        // Every value is the negamax of its children and leaf.
+        for (board, e) in book.iter() {
+            assert_eq!(book.fresh_value(&board), Some(e.value as i32));
+        }
+        // The best line runs inside the book for a few moves.
+        let line = book.line(&start, 10);
+        assert!(line.len() >= 3, "{line:?}");
+        let best = book.moves(&start).unwrap()[0];
+        assert!(best.in_book);
+        assert_eq!(best.score, book.get(&start).unwrap().value as i32);
+        // Building again with the same settings adds nothing.
+        let mut again = Builder::new(&engine, book.clone(), 4);
+        again.build(&config);
+        assert_eq!(again.book, book);
+    }
+
+    #[test]
+    fn learning_a_game_adds_its_positions() {
+        let engine = engine();
+        let mut b = Builder::new(&engine, Book::new(), 3);
+        let game = crate::notation::parse_transcript("f5d6c3d3c4f4f6f3e6e7").unwrap();
+        let moves: Vec<Move> = game.moves().to_vec();
+        b.learn(&Board::start(), &moves, 6);
+        b.learn(&Board::start(), &moves, 6);
+        let book = b.book;
+        assert_eq!(book.len(), 7);
+        let mut pos = Board::start();
+        for &mv in &moves[..6] {
+            assert_eq!(book.get(&pos).unwrap().games, 2);
+            let listed = book.moves(&pos).unwrap();
+            assert!(listed.iter().any(|m| m.mv == mv && m.in_book), "{mv}");
+            pos = pos.play_move(mv).unwrap();
+        }
+        assert_eq!(book.get(&pos).unwrap().games, 2);
+        for (board, e) in book.iter() {
+            assert_eq!(book.fresh_value(&board), Some(e.value as i32));
+        }
+    }
+}

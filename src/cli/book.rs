@@ -1,0 +1,233 @@
+//! `outflank book`: build an opening book, learn games into one, and show a position's book
+//! moves (see `crate::book`).
+
+use super::common::{EngineArgs, progress_bar, pv_text, read_position};
+use crate::board::Move;
+use crate::book::build::{BuildConfig, Builder};
+use crate::book::{Book, file};
+use anyhow::Context;
+use clap::{Args as ClapArgs, Subcommand};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+/// Arguments of `outflank book`.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: Action,
+}
+
+/// The book subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Action {
+    /// Expand the best lines from the start position with deep searches; writes the book.
+    Build(BuildArgs),
+    /// Add the positions of games to a book (one game per line: a transcript or a GGF game).
+    Learn(LearnArgs),
+    /// The book moves of a position, best first, with their scores and book lines.
+    Show(ShowArgs),
+}
+
+/// Arguments of `outflank book build`.
+#[derive(ClapArgs, Debug)]
+pub struct BuildArgs {
+    /// The book file to write.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// A book file to extend (default: start from an empty book).
+    #[arg(long, value_name = "PATH")]
+    pub from: Option<PathBuf>,
+    /// Add positions up to this many moves from the start.
+    #[arg(long, default_value_t = 10)]
+    pub plies: u32,
+    /// Depth of the searches that score the positions.
+    #[arg(long, default_value_t = 14)]
+    pub depth: u32,
+    /// Expand lines whose deviations from the best moves cost at most this many discs in all.
+    #[arg(long, default_value_t = 2)]
+    pub width: i32,
+    /// Stop once the book holds this many positions.
+    #[arg(long, default_value_t = 2000)]
+    pub positions: usize,
+    /// Engine options.
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// Arguments of `outflank book learn`.
+#[derive(ClapArgs, Debug)]
+pub struct LearnArgs {
+    /// The book file to extend (created when missing).
+    #[arg(long)]
+    pub book: PathBuf,
+    /// Files of games, one per line (a transcript or a GGF game); `-` reads stdin.
+    #[arg(required = true)]
+    pub games: Vec<PathBuf>,
+    /// Learn each game's positions up to this many moves in.
+    #[arg(long, default_value_t = 20)]
+    pub plies: usize,
+    /// Depth of the searches that score new positions.
+    #[arg(long, default_value_t = 14)]
+    pub depth: u32,
+    /// Engine options.
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// Arguments of `outflank book show`.
+#[derive(ClapArgs, Debug)]
+pub struct ShowArgs {
+    /// The position (board string, transcript or GGF game).
+    pub position: String,
+    /// The book file (default: the shipped book).
+    #[arg(long, value_name = "PATH")]
+    pub book: Option<PathBuf>,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `outflank book`.
+pub fn run(a: Args) -> anyhow::Result<i32> {
+    match a.action {
+        Action::Build(a) => build(a),
+        Action::Learn(a) => learn(a),
+        Action::Show(a) => show(a),
+    }
+}
+
+/// The book at `path`, or the shipped one.
+pub fn load_or_shipped(path: Option<&Path>) -> anyhow::Result<Book> {
+    match path {
+        Some(p) => file::load(p),
+        None => Ok(Book::shipped()),
+    }
+}
+
+fn build(a: BuildArgs) -> anyhow::Result<i32> {
+    let book = match &a.from {
+        Some(p) => file::load(p)?,
+        None => Book::new(),
+    };
+    let engine = a.engine.engine()?;
+    let pb = progress_bar(a.positions as u64);
+    let config = BuildConfig {
+        plies: a.plies,
+        depth: a.depth,
+        width: a.width.max(0),
+        max_positions: a.positions.max(1),
+    };
+    let mut builder = Builder::new(&engine, book, a.depth).on_progress(|b| {
+        pb.set_position(b.len() as u64);
+    });
+    builder.build(&config);
+    pb.finish_and_clear();
+    file::save(&builder.book, &a.out)?;
+    eprintln!(
+        "{} positions written to {}",
+        builder.book.len(),
+        a.out.display()
+    );
+    Ok(0)
+}
+
+fn learn(a: LearnArgs) -> anyhow::Result<i32> {
+    let book = if a.book.exists() {
+        file::load(&a.book)?
+    } else {
+        Book::new()
+    };
+    let mut games = Vec::new();
+    for path in &a.games {
+        let text = if path.as_os_str() == "-" {
+            std::io::read_to_string(std::io::stdin()).context("cannot read stdin")?
+        } else {
+            std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?
+        };
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let game = read_position(line)
+                .with_context(|| format!("{} line {}", path.display(), i + 1))?;
+            games.push(game);
+        }
+    }
+    let engine = a.engine.engine()?;
+    let mut builder = Builder::new(&engine, book, a.depth);
+    let pb = progress_bar(games.len() as u64);
+    for g in &games {
+        builder.learn(&g.start().board, g.moves(), a.plies);
+        pb.inc(1);
+    }
+    pb.finish_and_clear();
+    file::save(&builder.book, &a.book)?;
+    eprintln!(
+        "{} games learned; {} positions written to {}",
+        games.len(),
+        builder.book.len(),
+        a.book.display()
+    );
+    Ok(0)
+}
+
+fn show(a: ShowArgs) -> anyhow::Result<i32> {
+    let book = load_or_shipped(a.book.as_deref())?;
+    let game = read_position(&a.position)?;
+    let board = game.position().board;
+    let moves = book.moves(&board).unwrap_or_default();
+    let lines: Vec<(crate::book::BookMove, Vec<Move>)> = moves
+        .iter()
+        .map(|m| {
+            let mut line = vec![m.mv];
+            if m.in_book {
+                let next = board.play_move(m.mv).expect("a book move is legal");
+                line.extend(book.line(&next, 11));
+            }
+            (*m, line)
+        })
+        .collect();
+    if a.json {
+        let moves: Vec<_> = lines
+            .iter()
+            .map(|(m, line)| {
+                json!({
+                    "move": m.mv.to_string(),
+                    "score": m.score,
+                    "in_book": m.in_book,
+                    "depth": m.depth,
+                    "games": m.games,
+                    "line": line.iter().map(|x| x.to_string()).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            json!({
+                "board": crate::notation::board_string(&game.position()),
+                "in_book": book.contains(&board),
+                "moves": moves,
+            })
+        );
+        return Ok(0);
+    }
+    if moves.is_empty() {
+        println!("not in the book ({} positions)", book.len());
+        return Ok(0);
+    }
+    for (i, (m, line)) in lines.iter().enumerate() {
+        println!(
+            "{:>2}. {} {:+} {} depth {} games {}  {}",
+            i + 1,
+            m.mv,
+            m.score,
+            if m.in_book { "book" } else { "leaf" },
+            m.depth,
+            m.games,
+            pv_text(line)
+        );
+    }
+    Ok(0)
+}

@@ -1,0 +1,245 @@
+//! The opening book through the real binary: `book build`, `book learn` and `book show`, the
+//! shipped book in GTP's `genmove` and NBoard's `go`, `hint` and `learn`, and damaged book
+//! files refused with a clear error.
+
+mod protocol_util;
+
+use outflank::book::{Book, file};
+use outflank::{Board, Move};
+use protocol_util::{Engine, read_move};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn outflank(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(args)
+        .output()
+        .expect("run outflank")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A fresh path in the temporary directory for this test.
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("outflank-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+/// `book show --json` of a position: the moves' (move, score, in_book).
+fn shown(book: Option<&str>, pos: &str) -> Vec<(String, i64, bool)> {
+    let mut args = vec!["book", "show", pos, "--json"];
+    if let Some(b) = book {
+        args.extend_from_slice(&["--book", b]);
+    }
+    let out = outflank(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["move"].as_str().unwrap().to_string(),
+                m["score"].as_i64().unwrap(),
+                m["in_book"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The moves the shipped book rates best at `pos`.
+fn best_book_moves(pos: &str) -> Vec<Move> {
+    let moves = shown(None, pos);
+    let best = moves[0].1;
+    moves
+        .iter()
+        .filter(|m| m.1 == best)
+        .map(|m| read_move(&m.0))
+        .collect()
+}
+
+/// `book build` of a small book into `out`, extending `from` if given.
+fn build(out: &str, from: Option<&str>) -> Output {
+    let mut args = vec![
+        "book", "build", "--out", out, "--plies", "3", "--depth", "4",
+    ];
+    args.extend_from_slice(&["--width", "2", "--positions", "40"]);
+    if let Some(f) = from {
+        args.extend_from_slice(&["--from", f]);
+    }
+    outflank(&args)
+}
+
+#[test]
+fn build_then_show() {
+    let path = temp("built.book");
+    let p = path.to_str().unwrap();
+    let out = build(p, None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty(), "build writes nothing on stdout");
+    let book = file::load(&path).unwrap();
+    assert!(book.len() > 3 && book.len() <= 40, "{}", book.len());
+    let moves = shown(Some(p), "start");
+    assert_eq!(
+        moves.len(),
+        4,
+        "the four first moves are one position: {moves:?}"
+    );
+    let after = shown(Some(p), "f5");
+    assert!(!after.is_empty());
+    assert!(
+        after.windows(2).all(|w| w[0].1 >= w[1].1),
+        "best first: {after:?}"
+    );
+    // Extending the book with the same settings changes nothing.
+    let again = temp("again.book");
+    let out = build(again.to_str().unwrap(), Some(p));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read(&again).unwrap(),
+        std::fs::read(&path).unwrap()
+    );
+    // A position out of the book.
+    let out = outflank(&["book", "show", "f5f6e6f4", "--book", p]);
+    assert!(text(&out.stdout).starts_with("not in the book"));
+}
+
+#[test]
+fn learn_games_then_show_them() {
+    let games = temp("games.txt");
+    std::fs::write(&games, "f5d6c3d3c4f4f6f3e6e7\n\nf5f6e6f4e3\n").unwrap();
+    let path = temp("learned.book");
+    let p = path.to_str().unwrap();
+    let out = outflank(&[
+        "book",
+        "learn",
+        "--book",
+        p,
+        games.to_str().unwrap(),
+        "--plies",
+        "5",
+        "--depth",
+        "3",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let book = file::load(&path).unwrap();
+    // Five positions and the one after them, per game; the first two are shared.
+    assert_eq!(book.len(), 10);
+    let f5 = Board::start().play("f5".parse().unwrap()).unwrap();
+    assert_eq!(book.get(&Board::start()).unwrap().games, 2);
+    assert_eq!(book.get(&f5).unwrap().games, 2);
+    let after = shown(Some(p), "f5");
+    assert!(after.iter().any(|m| m.0 == "d6" && m.2), "{after:?}");
+    assert!(after.iter().any(|m| m.0 == "f6" && m.2), "{after:?}");
+    // A bad game line is named, and the book is left as it was.
+    std::fs::write(&games, "f5d6c3\nf5z9\n").unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let out = outflank(&["book", "learn", "--book", p, games.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("line 2"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn damaged_book_files_are_refused() {
+    let good = file::write(&Book::shipped());
+    let path = temp("damaged.book");
+    let p = path.to_str().unwrap();
+    for bytes in [
+        &good[..good.len() - 3],
+        &good[..5],
+        b"not a book at all".as_slice(),
+    ] {
+        std::fs::write(&path, bytes).unwrap();
+        for args in [
+            vec!["book", "show", "start", "--book", p],
+            vec!["gtp", "--book-file", p],
+            vec!["nboard", "--book-file", p],
+            vec!["book", "learn", "--book", p, "-"],
+        ] {
+            let out = outflank(&args);
+            let err = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+            assert!(err.contains("book"), "{args:?}: {err}");
+            assert!(!err.contains("panicked"), "{err}");
+            assert!(out.stdout.is_empty(), "{args:?}");
+        }
+    }
+}
+
+#[test]
+fn gtp_plays_the_shipped_book() {
+    let best = best_book_moves("start");
+    assert!(best.len() >= 4, "the four first moves tie: {best:?}");
+    let mut e = Engine::start(&["gtp", "--depth", "30"]);
+    // With a depth of 30 a search would take far longer than the test's patience.
+    let mv = read_move(&e.ok("genmove b"));
+    assert!(best.contains(&mv), "{mv} not among {best:?}");
+    e.ok("clear_board");
+    e.ok("outflank-set book off");
+    e.ok("outflank-set depth 2");
+    let mv = read_move(&e.ok("genmove b"));
+    assert!(matches!(mv, Move::Play(_)));
+}
+
+#[test]
+fn nboard_hints_and_plays_from_the_book_and_learns() {
+    const START: &str = "(;GM[Othello]PC[NBoard]PB[me]PW[engine]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)";
+    let path = temp("nboard.book");
+    let p = path.to_str().unwrap();
+    std::fs::write(&path, file::write(&Book::shipped())).unwrap();
+    let mut e = Engine::start(&["nboard", "--book-file", p, "--depth", "30"]);
+    e.send("nboard 2");
+    assert_eq!(e.line(), "set myname Outflank");
+    e.send(&format!("set game {START}"));
+    e.send("ping 1");
+    assert_eq!(e.line(), "pong 1");
+    e.send("hint 4");
+    let lines = e.until(|l| l == "status");
+    let books: Vec<&String> = lines.iter().filter(|l| l.starts_with("book ")).collect();
+    assert_eq!(books.len(), 4, "{lines:?}");
+    for l in &books {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        assert_eq!(f.len(), 5, "{l}");
+        assert!(f[1].len() >= 2 && f[1].len().is_multiple_of(2), "{l}");
+        f[2].parse::<f64>().unwrap();
+        f[3].parse::<u32>().unwrap();
+        f[4].parse::<u32>().unwrap();
+    }
+    e.send("go");
+    let l = e.line();
+    assert!(l.starts_with("=== "), "{l}");
+    let mv = read_move(l[4..].split('/').next().unwrap());
+    assert!(best_book_moves("start").contains(&mv), "{l}");
+    // A short game, learned and saved.
+    let game = "(;GM[Othello]PC[NBoard]PB[me]PW[engine]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[c4]W[c3]B[c2]W[b4];)";
+    e.send(&format!("set game {game}"));
+    e.send("ping 2");
+    assert_eq!(e.line(), "pong 2");
+    e.send("learn");
+    let lines = e.until(|l| l == "learned");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.starts_with("status") || l == "learned"),
+        "{lines:?}"
+    );
+    let book = file::load(&path).unwrap();
+    let mut b = Board::start();
+    for sq in ["c4", "c3", "c2", "b4"] {
+        assert!(book.get(&b).unwrap().games >= 1, "{sq}");
+        b = b.play(sq.parse().unwrap()).unwrap();
+    }
+    assert!(book.contains(&b));
+    e.send("quit");
+}

@@ -5,6 +5,7 @@
 mod protocol_util;
 
 use outflank::book::{Book, file};
+use outflank::notation::{WthorFile, WthorGame, WthorHeader, parse_transcript, write_wtb};
 use outflank::{Board, Move};
 use protocol_util::{Engine, read_move};
 use std::path::PathBuf;
@@ -137,6 +138,31 @@ fn learn_games_then_show_them() {
     let after = shown(Some(p), "f5");
     assert!(after.iter().any(|m| m.0 == "d6" && m.2), "{after:?}");
     assert!(after.iter().any(|m| m.0 == "f6" && m.2), "{after:?}");
+    // The same games in a WTHOR file make the same book.
+    let wtb = temp("games.wtb");
+    let records: Vec<WthorGame> = ["f5d6c3d3c4f4f6f3e6e7", "f5f6e6f4e3"]
+        .iter()
+        .map(|t| WthorGame::from_game(&parse_transcript(t).unwrap()).unwrap())
+        .collect();
+    let data = write_wtb(&WthorFile {
+        header: WthorHeader::default(),
+        games: records,
+    });
+    std::fs::write(&wtb, data).unwrap();
+    let from_wtb = temp("wtb.book");
+    let out = outflank(&[
+        "book",
+        "learn",
+        "--book",
+        from_wtb.to_str().unwrap(),
+        wtb.to_str().unwrap(),
+        "--plies",
+        "5",
+        "--depth",
+        "3",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(file::load(&from_wtb).unwrap(), book);
     // A bad game line is named, and the book is left as it was.
     std::fs::write(&games, "f5d6c3\nf5z9\n").unwrap();
     let before = std::fs::read(&path).unwrap();

@@ -5,6 +5,7 @@ use super::common::{EngineArgs, progress_bar, pv_text, read_position};
 use crate::board::Move;
 use crate::book::build::{BuildConfig, Builder};
 use crate::book::{Book, file};
+use crate::notation::parse_wtb;
 use anyhow::Context;
 use clap::{Args as ClapArgs, Subcommand};
 use serde_json::json;
@@ -61,7 +62,8 @@ pub struct LearnArgs {
     /// The book file to extend (created when missing).
     #[arg(long)]
     pub book: PathBuf,
-    /// Files of games, one per line (a transcript or a GGF game); `-` reads stdin.
+    /// Files of games: WTHOR files (`.wtb`), or text with one game per line (a transcript
+    /// or a GGF game); `-` reads text from stdin.
     #[arg(required = true)]
     pub games: Vec<PathBuf>,
     /// Learn each game's positions up to this many moves in.
@@ -140,6 +142,22 @@ fn learn(a: LearnArgs) -> anyhow::Result<i32> {
     };
     let mut games = Vec::new();
     for path in &a.games {
+        if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
+        {
+            let data =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let file = parse_wtb(&data).with_context(|| format!("in {}", path.display()))?;
+            for (i, g) in file.games.iter().enumerate() {
+                let game = g
+                    .to_game()
+                    .map_err(|e| e.in_game(i + 1))
+                    .with_context(|| format!("in {}", path.display()))?;
+                games.push(game);
+            }
+            continue;
+        }
         let text = if path.as_os_str() == "-" {
             std::io::read_to_string(std::io::stdin()).context("cannot read stdin")?
         } else {

@@ -128,28 +128,37 @@ impl<'a> Builder<'a> {
 
     /// Expands the book from the start position: every line whose deviations from the best
     /// moves add up to at most `config.width` discs, up to `config.plies` moves, until no
-    /// such line is left outside the book or the book reaches `config.max_positions`.
+    /// such line is left outside the book or the book reaches `config.max_positions`. The
+    /// allowance grows a disc at a time (the best lines first, then those one disc worse,
+    /// and so on), so that a book cut short by its size is as broad everywhere.
     pub fn build(&mut self, config: &BuildConfig) {
         let root = Board::start();
         self.ensure(&root);
-        loop {
-            let before = self.book.len();
-            let mut seen = HashMap::new();
-            self.visit(&root, 0, 0, config, &mut seen);
-            self.book.propagate();
-            if self.book.len() == before || self.book.len() >= config.max_positions {
-                break;
+        for width in 0..=config.width {
+            loop {
+                let before = self.book.len();
+                let mut seen = HashMap::new();
+                self.visit(&root, 0, 0, width, config, &mut seen);
+                self.book.propagate();
+                if self.book.len() >= config.max_positions {
+                    return;
+                }
+                if self.book.len() == before {
+                    break;
+                }
             }
         }
     }
 
     /// One pass of [`Builder::build`] below `board`, reached `ply` moves from the start with
-    /// deviations worth `loss` discs so far.
+    /// deviations worth `loss` discs so far, expanding lines within `width`.
+    #[allow(clippy::too_many_arguments)]
     fn visit(
         &mut self,
         board: &Board,
         ply: u32,
         loss: i32,
+        width: i32,
         config: &BuildConfig,
         seen: &mut HashMap<(u64, u64), i32>,
     ) {
@@ -172,7 +181,7 @@ impl<'a> Builder<'a> {
             let Some((sq, score)) = self.book.leaf(board) else {
                 break;
             };
-            if loss + (value - score) > config.width {
+            if loss + (value - score) > width {
                 break;
             }
             let child = board.play(sq).expect("a leaf is a legal move");
@@ -188,8 +197,8 @@ impl<'a> Builder<'a> {
             let child = board.play(sq).expect("legal");
             if let Some(e) = self.book.get(&child) {
                 let l = loss + (value + e.value as i32);
-                if l <= config.width {
-                    self.visit(&child, ply + 1, l, config, seen);
+                if l <= width {
+                    self.visit(&child, ply + 1, l, width, config, seen);
                 }
             }
         }

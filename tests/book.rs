@@ -211,6 +211,19 @@ fn gtp_plays_the_shipped_book() {
     // With a depth of 30 a search would take far longer than the test's patience.
     let mv = read_move(&e.ok("genmove b"));
     assert!(best.contains(&mv), "{mv} not among {best:?}");
+    // With randomness, the first moves of the games vary beyond the ties: after d3, the
+    // book's moves within 64 discs of the best are all its moves there.
+    e.ok("outflank-set book-randomness 64");
+    let listed: Vec<Move> = shown(None, "d3").iter().map(|m| read_move(&m.0)).collect();
+    let mut replies = std::collections::HashSet::new();
+    for _ in 0..40 {
+        e.ok("clear_board");
+        e.ok("play b d3");
+        let mv = read_move(&e.ok("genmove w"));
+        assert!(listed.contains(&mv), "{mv} not among {listed:?}");
+        replies.insert(mv);
+    }
+    assert!(replies.len() >= 2, "{replies:?} of {listed:?}");
     e.ok("clear_board");
     e.ok("outflank-set book off");
     e.ok("outflank-set depth 2");

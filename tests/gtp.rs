@@ -329,6 +329,9 @@ fn every_command_and_error() {
     e.ok("outflank-set time 0.5");
     e.ok("outflank-set time none");
     e.ok("outflank-set book off");
+    e.ok("outflank-set book-randomness 3");
+    assert!(e.ok("outflank-set").contains("book-randomness 3"));
+    assert!(!e.gtp_full("outflank-set book-randomness 65").0);
     assert!(!e.gtp_full("outflank-set colour blue").0);
     assert!(!e.gtp_full("outflank-set depth deep").0);
     assert_eq!(e.err("outflank-set depth"), "syntax error");

@@ -182,14 +182,22 @@ impl Book {
         line
     }
 
-    /// Picks a move for `board`: one of the best-scored book moves, at random among those
-    /// that share the best score (`pick` chooses an index below the count it is given), or
+    /// Picks a move for `board` among the book moves scored at most `margin` discs below
+    /// the best (0: only the best), `pick` choosing an index below the count it is given;
     /// `None` when the book does not hold `board`.
-    pub fn choose(&self, board: &Board, pick: impl FnOnce(usize) -> usize) -> Option<BookMove> {
+    pub fn choose(
+        &self,
+        board: &Board,
+        margin: i32,
+        pick: impl FnOnce(usize) -> usize,
+    ) -> Option<BookMove> {
         let moves = self.moves(board)?;
         let best = moves.first()?.score;
-        let tied = moves.iter().take_while(|m| m.score == best).count();
-        Some(moves[pick(tied).min(tied - 1)])
+        let near = moves
+            .iter()
+            .take_while(|m| m.score >= best - margin.max(0))
+            .count();
+        Some(moves[pick(near).min(near - 1)])
     }
 
     /// The value of `board` from its entry's leaf and its book children's values (as they
@@ -302,11 +310,30 @@ mod tests {
         book.propagate();
         let mut seen = std::collections::HashSet::new();
         for i in 0..8 {
-            let m = book.choose(&start, |n| i % n).unwrap();
+            let m = book.choose(&start, 0, |n| i % n).unwrap();
             assert_eq!(m.score, 0);
             seen.insert(m.mv);
         }
         assert_eq!(seen.len(), 4, "all four first moves tie");
-        assert!(book.choose(&d3.play(sq("c5")).unwrap(), |_| 0).is_none());
+        assert!(book.choose(&d3.play(sq("c5")).unwrap(), 0, |_| 0).is_none());
+        // After d3 the book knows c5 (its leaf, 0) and, once added, e3 at -2.
+        let e3 = d3.play(sq("e3")).unwrap();
+        book.insert(&e3, entry(Some(sq("f2")), 2));
+        book.propagate();
+        let count = |margin| {
+            let mut n = 0;
+            book.choose(&d3, margin, |k| {
+                n = k;
+                0
+            });
+            n
+        };
+        assert_eq!(count(0), 1);
+        assert_eq!(count(1), 1);
+        assert_eq!(count(2), 2);
+        assert_eq!(
+            book.choose(&d3, 2, |k| k - 1).unwrap().mv,
+            Move::Play(sq("e3"))
+        );
     }
 }

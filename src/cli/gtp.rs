@@ -33,6 +33,10 @@ pub struct FrontendArgs {
     /// The opening book file (default: the shipped book); NBoard's `learn` saves into it.
     #[arg(long, value_name = "PATH")]
     pub book_file: Option<std::path::PathBuf>,
+    /// Also play book moves up to this many discs below the best, at random (variety).
+    #[arg(long, value_name = "DISCS", default_value_t = 0,
+          value_parser = clap::value_parser!(i32).range(0..=64))]
+    pub book_randomness: i32,
     /// Evaluation weights file to use instead of the shipped one (`outflank train fit`).
     #[arg(long, value_name = "PATH")]
     pub eval_file: Option<std::path::PathBuf>,
@@ -76,6 +80,7 @@ impl FrontendArgs {
             book: self.book == "on",
             opening_book: std::sync::Arc::new(opening_book),
             book_file: self.book_file.clone(),
+            book_randomness: self.book_randomness,
         })
     }
 }

@@ -17,7 +17,8 @@
 //! `quit`, `boardsize`, `clear_board`, `komi`, `play`, `genmove`, `reg_genmove`, `undo`,
 //! `showboard`, `final_score`, `time_settings`, `time_left`, `list_games`, `set_game`, the
 //! six `gogui-rules_*` commands and `gogui-analyze_commands` (so GoGui can play Othello),
-//! and the extension `outflank-set [KEY VALUE]` (threads, hash, level, depth, time, book).
+//! and the extension `outflank-set [KEY VALUE]` (threads, hash, level, depth, time, book,
+//! book-randomness).
 //! In a position of the opening book (unless `book` is off), `genmove` plays a book move
 //! without a search.
 
@@ -650,6 +651,13 @@ impl Gtp {
                     _ => return Err(format!("book wants on or off, not {value:?}")),
                 }
             }
+            "book-randomness" => {
+                self.options.book_randomness = value
+                    .parse::<i32>()
+                    .ok()
+                    .filter(|d| (0..=64).contains(d))
+                    .ok_or_else(|| format!("book-randomness wants 0-64 discs, not {value:?}"))?;
+            }
             _ => return Err(format!("unknown option {key:?}")),
         }
         Ok(())
@@ -659,13 +667,14 @@ impl Gtp {
         let o = &self.options;
         let opt = |v: Option<String>| v.unwrap_or_else(|| "none".to_string());
         format!(
-            "threads {}\nhash {}\nlevel {}\ndepth {}\ntime {}\nbook {}",
+            "threads {}\nhash {}\nlevel {}\ndepth {}\ntime {}\nbook {}\nbook-randomness {}",
             o.threads,
             o.hash_mb,
             opt(o.plan.level.map(|l| l.to_string())),
             opt(o.plan.depth.map(|d| d.to_string())),
             opt(o.plan.move_time.map(|t| t.as_secs_f64().to_string())),
             if o.book { "on" } else { "off" },
+            o.book_randomness,
         )
     }
 

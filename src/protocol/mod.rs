@@ -161,6 +161,9 @@ pub struct Options {
     pub opening_book: Arc<Book>,
     /// Where NBoard's `learn` saves the book; without it, learned games last for the session.
     pub book_file: Option<PathBuf>,
+    /// Book moves up to this many discs below the best are played too, picked at random
+    /// (0: only the best, at random among equals).
+    pub book_randomness: i32,
 }
 
 impl Default for Options {
@@ -172,19 +175,22 @@ impl Default for Options {
             book: true,
             opening_book: Arc::new(Book::shipped()),
             book_file: None,
+            book_randomness: 0,
         }
     }
 }
 
 impl Options {
     /// The book move to play in `board` when the book is on and holds the position: one of
-    /// the best-scored moves, picked by `rng` among equals (variety in matches).
+    /// the moves within [`Options::book_randomness`] of the best, picked by `rng` (variety in
+    /// matches).
     pub fn book_move(&self, board: &Board, rng: &mut Rng) -> Option<BookMove> {
         if !self.book {
             return None;
         }
-        self.opening_book
-            .choose(board, |n| rng.below(n as u64) as usize)
+        self.opening_book.choose(board, self.book_randomness, |n| {
+            rng.below(n as u64) as usize
+        })
     }
 
     /// The engine settings part.

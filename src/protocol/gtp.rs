@@ -357,7 +357,7 @@ pub struct Gtp {
     time: Option<TimeSettings>,
     clocks: [Option<ClockState>; 2],
     pending: Option<Pending>,
-    /// Picks among equally good book moves.
+    /// Picks among the book moves within the randomness of the best.
     rng: Rng,
 }
 

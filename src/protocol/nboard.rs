@@ -161,7 +161,7 @@ pub struct NBoard {
     /// The `nodestats` of the searches of the current task.
     nodes: u64,
     started: Instant,
-    /// Picks among equally good book moves.
+    /// Picks among the book moves within the randomness of the best.
     rng: Rng,
 }
 

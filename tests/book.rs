@@ -111,23 +111,20 @@ fn build_then_show() {
     assert!(text(&out.stdout).starts_with("not in the book"));
 }
 
+/// `book learn` of the games in `games` into `book`, 5 moves deep, with depth-3 searches.
+fn learn_quickly(book: &str, games: &str) -> Output {
+    outflank(&[
+        "book", "learn", "--book", book, games, "--plies", "5", "--depth", "3",
+    ])
+}
+
 #[test]
 fn learn_games_then_show_them() {
     let games = temp("games.txt");
     std::fs::write(&games, "f5d6c3d3c4f4f6f3e6e7\n\nf5f6e6f4e3\n").unwrap();
     let path = temp("learned.book");
     let p = path.to_str().unwrap();
-    let out = outflank(&[
-        "book",
-        "learn",
-        "--book",
-        p,
-        games.to_str().unwrap(),
-        "--plies",
-        "5",
-        "--depth",
-        "3",
-    ]);
+    let out = learn_quickly(p, games.to_str().unwrap());
     assert!(out.status.success(), "{}", text(&out.stderr));
     let book = file::load(&path).unwrap();
     // Five positions and the one after them, per game; the first two are shared.
@@ -150,17 +147,7 @@ fn learn_games_then_show_them() {
     });
     std::fs::write(&wtb, data).unwrap();
     let from_wtb = temp("wtb.book");
-    let out = outflank(&[
-        "book",
-        "learn",
-        "--book",
-        from_wtb.to_str().unwrap(),
-        wtb.to_str().unwrap(),
-        "--plies",
-        "5",
-        "--depth",
-        "3",
-    ]);
+    let out = learn_quickly(from_wtb.to_str().unwrap(), wtb.to_str().unwrap());
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(file::load(&from_wtb).unwrap(), book);
     // A bad game line is named, and the book is left as it was.

@@ -15,7 +15,7 @@
 pub mod build;
 pub mod file;
 
-use crate::board::{Board, Move, Square};
+use crate::board::{Board, Move, Square, Symmetry};
 use std::collections::HashMap;
 
 /// No leaf: every move of the position leads into the book, or it has no move.
@@ -83,10 +83,16 @@ impl Book {
         self.entries.is_empty()
     }
 
+    /// The entry of `board` (in any orientation), with the symmetry that takes `board` to
+    /// the canonical orientation the entry is stored in.
+    fn find(&self, board: &Board) -> Option<(&Entry, Symmetry)> {
+        let (c, s) = board.canonical();
+        self.entries.get(&(c.player, c.opponent)).map(|e| (e, s))
+    }
+
     /// The entry of `board` (in any orientation), if the book holds it.
     pub fn get(&self, board: &Board) -> Option<&Entry> {
-        let (c, _) = board.canonical();
-        self.entries.get(&(c.player, c.opponent))
+        self.find(board).map(|(e, _)| e)
     }
 
     /// True when the book holds `board` (in any orientation).
@@ -121,8 +127,12 @@ impl Book {
 
     /// The leaf of `board` in `board`'s own orientation: the move and its score.
     pub fn leaf(&self, board: &Board) -> Option<(Square, i32)> {
-        let (c, s) = board.canonical();
-        let e = self.entries.get(&(c.player, c.opponent))?;
+        let (e, s) = self.find(board)?;
+        Self::entry_leaf(e, s)
+    }
+
+    /// The leaf of entry `e`, in the orientation that symmetry `s` takes to the entry's.
+    fn entry_leaf(e: &Entry, s: Symmetry) -> Option<(Square, i32)> {
         let sq = Square::new(e.leaf)?;
         Some((s.inverse().square(sq), e.leaf_score as i32))
     }
@@ -131,7 +141,7 @@ impl Book {
     /// book first, then by square): each move into a book position, and the leaf. `None` when
     /// the book does not hold `board`.
     pub fn moves(&self, board: &Board) -> Option<Vec<BookMove>> {
-        let entry = self.get(board)?;
+        let (entry, s) = self.find(board)?;
         let mut out = Vec::new();
         for sq in Square::iter(board.moves()) {
             let child = board.play(sq).expect("a legal move");
@@ -145,7 +155,7 @@ impl Book {
                 });
             }
         }
-        if let Some((sq, score)) = self.leaf(board) {
+        if let Some((sq, score)) = Self::entry_leaf(entry, s) {
             // A leaf that has since entered the book is listed by its child instead.
             if !out.iter().any(|m| m.mv == Move::Play(sq)) {
                 out.push(BookMove {
@@ -182,6 +192,17 @@ impl Book {
         line
     }
 
+    /// Book move `m` of `board` followed by the book's best line after it (at most `max`
+    /// moves in all); a leaf alone.
+    pub fn line_after(&self, board: &Board, m: &BookMove, max: usize) -> Vec<Move> {
+        let mut line = vec![m.mv];
+        if m.in_book && max > 1 {
+            let next = board.play_move(m.mv).expect("a book move is legal");
+            line.extend(self.line(&next, max - 1));
+        }
+        line
+    }
+
     /// Picks a move for `board` among the book moves scored at most `margin` discs below
     /// the best (0: only the best), `pick` choosing an index below the count it is given;
     /// `None` when the book does not hold `board`.
@@ -201,21 +222,15 @@ impl Book {
     }
 
     /// The value of `board` from its entry's leaf and its book children's values (as they
-    /// are stored now), or `None` when the book does not hold it. A leaf that has since
-    /// entered the book counts by its child's value.
+    /// are stored now): the score of its best book move ([`Book::moves`]; a leaf that has
+    /// since entered the book counts by its child), or the stored value when it has none.
+    /// `None` when the book does not hold `board`.
     fn fresh_value(&self, board: &Board) -> Option<i32> {
-        let e = self.get(board)?;
-        let mut best = self
-            .leaf(board)
-            .filter(|&(sq, _)| !self.contains(&board.play(sq).expect("a legal leaf")))
-            .map(|(_, score)| score);
-        for sq in Square::iter(board.moves()) {
-            let child = board.play(sq).expect("a legal move");
-            if let Some(c) = self.get(&child) {
-                best = Some(best.map_or(-(c.value as i32), |b: i32| b.max(-(c.value as i32))));
-            }
-        }
-        Some(best.unwrap_or(e.value as i32))
+        let moves = self.moves(board)?;
+        Some(match moves.first() {
+            Some(best) => best.score,
+            None => self.get(board)?.value as i32,
+        })
     }
 
     /// Recomputes every value by negamax, from the fullest boards (children always have more
@@ -244,7 +259,6 @@ fn square_order(mv: Move) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Symmetry;
 
     fn sq(name: &str) -> Square {
         name.parse().unwrap()

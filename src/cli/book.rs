@@ -198,14 +198,7 @@ fn show(a: ShowArgs) -> anyhow::Result<i32> {
     let moves = book.moves(&board).unwrap_or_default();
     let lines: Vec<(crate::book::BookMove, Vec<Move>)> = moves
         .iter()
-        .map(|m| {
-            let mut line = vec![m.mv];
-            if m.in_book {
-                let next = board.play_move(m.mv).expect("a book move is legal");
-                line.extend(book.line(&next, 11));
-            }
-            (*m, line)
-        })
+        .map(|m| (*m, book.line_after(&board, m, 12)))
         .collect();
     if a.json {
         let moves: Vec<_> = lines

@@ -314,11 +314,7 @@ impl NBoard {
             _ => return Ok(false),
         };
         for m in moves.iter().take(n.max(1)) {
-            let mut pv = vec![m.mv];
-            if m.in_book {
-                let next = board.play_move(m.mv).expect("a book move is legal");
-                pv.extend(book.line(&next, 11));
-            }
+            let pv = book.line_after(board, m, 12);
             let depth = if m.depth >= 60 {
                 "100%".to_string()
             } else {

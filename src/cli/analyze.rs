@@ -1,7 +1,8 @@
 //! `outflank analyze`: the best moves of one or more positions, with scores and PVs.
 
-use super::common::{EngineArgs, progress_bar, pv_text, read_position};
+use super::common::{EngineArgs, progress_bar, read_position};
 use crate::notation::board_string;
+use crate::notation::move_list;
 use crate::search::{Info, Limits, Solve};
 use anyhow::Context;
 use clap::Args as ClapArgs;
@@ -105,7 +106,7 @@ fn print(info: &Info, board: &str, json_out: bool) {
         println!("  game over");
     }
     for (i, l) in info.lines.iter().enumerate() {
-        println!("  {}. {} {:+}  {}", i + 1, l.mv, l.score, pv_text(&l.pv));
+        println!("  {}. {} {:+}  {}", i + 1, l.mv, l.score, move_list(&l.pv));
     }
 }
 

@@ -1,10 +1,11 @@
 //! `outflank book`: build an opening book, learn games into one, and show a position's book
 //! moves (see `crate::book`).
 
-use super::common::{EngineArgs, progress_bar, pv_text, read_position};
+use super::common::{EngineArgs, progress_bar, read_position};
 use crate::board::Move;
 use crate::book::build::{BuildConfig, Builder};
 use crate::book::{Book, file};
+use crate::notation::move_list;
 use crate::notation::parse_wtb;
 use anyhow::Context;
 use clap::{Args as ClapArgs, Subcommand};
@@ -237,7 +238,7 @@ fn show(a: ShowArgs) -> anyhow::Result<i32> {
             if m.in_book { "book" } else { "leaf" },
             m.depth,
             m.games,
-            pv_text(line)
+            move_list(line)
         );
     }
     Ok(0)

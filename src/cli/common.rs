@@ -52,11 +52,3 @@ pub fn progress_bar(n: u64) -> ProgressBar {
     );
     pb
 }
-
-/// A principal variation as text: moves in lower case separated by spaces.
-pub fn pv_text(pv: &[crate::board::Move]) -> String {
-    pv.iter()
-        .map(|m| m.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
-}

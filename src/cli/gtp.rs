@@ -6,7 +6,8 @@ use crate::search::time::{Level, MovePlan};
 use clap::Args as ClapArgs;
 use std::time::Duration;
 
-/// Engine options of the protocol front-ends (`outflank gtp`, `outflank nboard`).
+/// Engine options of the front-ends that play games (`outflank gtp`, `outflank nboard`,
+/// `outflank play`).
 #[derive(ClapArgs, Debug, Clone)]
 pub struct FrontendArgs {
     /// Search threads.

@@ -8,6 +8,7 @@ pub mod gtp;
 pub mod matchcmd;
 pub mod nboard;
 pub mod perft;
+pub mod play;
 pub mod show;
 pub mod solve;
 pub mod train;
@@ -45,6 +46,9 @@ pub enum Command {
     Gtp(gtp::Args),
     /// Speak the NBoard protocol (version 2) on stdin/stdout, for the NBoard GUI.
     Nboard(nboard::Args),
+    /// Play a game in the terminal: you against the engine (or two people, or the engine
+    /// against itself).
+    Play(play::Args),
     /// Train the evaluation: label games, self-play, fit weights, measure errors.
     Train(train::Args),
     /// Build an opening book, learn games into one, or show a position's book moves.
@@ -63,6 +67,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Match(a) => matchcmd::run(a),
         Command::Gtp(a) => gtp::run(a),
         Command::Nboard(a) => nboard::run(a),
+        Command::Play(a) => play::run(a),
         Command::Train(a) => train::run(a),
         Command::Book(a) => book::run(a),
     }

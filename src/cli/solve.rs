@@ -1,8 +1,9 @@
 //! `outflank solve`: exact (or win/loss/draw) solves of every position of an OBF file, with
 //! a comparison against the file's scores.
 
-use super::common::{EngineArgs, progress_bar, pv_text};
+use super::common::{EngineArgs, progress_bar};
 use crate::board::Move;
+use crate::notation::move_list;
 use crate::notation::{ObfEntry, board_string, parse_obf};
 use crate::search::{Info, Limits, Solve};
 use anyhow::Context;
@@ -91,7 +92,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         nodes += info.nodes;
         secs += info.elapsed.as_secs_f64();
         let (mv, score, pv) = match info.best() {
-            Some(l) => (l.mv, l.score, pv_text(&l.pv)),
+            Some(l) => (l.mv, l.score, move_list(&l.pv)),
             None => (Move::Pass, info.lines.len() as i32, String::new()),
         };
         let file = v.expected.map_or("-".to_string(), |e| format!("{e:+}"));

@@ -30,7 +30,7 @@ use crate::game::Game;
 pub use board_string::{BoardStringError, board_string, parse_board_string};
 pub use ggf::{Clock, GgfError, GgfGame, GgfMove, parse_ggf, parse_ggf_games};
 pub use obf::{ObfEntry, ObfError, obf_line, parse_obf, parse_obf_line, write_obf};
-pub use transcript::{TranscriptError, parse_transcript, transcript};
+pub use transcript::{TranscriptError, move_list, parse_transcript, transcript};
 pub use wthor::{
     WthorError, WthorFile, WthorGame, WthorHeader, parse_jou, parse_trn, parse_wtb, write_wtb,
 };

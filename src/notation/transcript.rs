@@ -145,6 +145,16 @@ pub fn transcript(game: &Game) -> String {
     s
 }
 
+/// Moves as text for people to read (a principal variation, a book line): lower-case
+/// squares and `PA` for passes, separated by spaces.
+pub fn move_list(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -26,7 +26,7 @@ use super::{Flow, Frontend, Input, MAX_LINE, NAME, Options, Session, VERSION};
 use crate::board::{Color, Move, Position, Square};
 use crate::game::Game;
 use crate::search::Info;
-use crate::search::time::{Clock, Level, seconds, single_reply};
+use crate::search::time::{Clock, seconds, single_reply};
 use crate::train::Rng;
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
@@ -600,84 +600,6 @@ impl Gtp {
         self.reply(session, &id, true, &move_text(mv))
     }
 
-    fn set_option(&mut self, key: &str, value: &str, session: &mut Session) -> Result<(), String> {
-        let none = value.eq_ignore_ascii_case("none") || value.eq_ignore_ascii_case("off");
-        let number = || -> Result<u32, String> {
-            value
-                .parse::<u32>()
-                .map_err(|_| format!("{key} wants a whole number, not {value:?}"))
-        };
-        match key {
-            "threads" => {
-                let t = number()?.clamp(1, 256) as usize;
-                self.options.threads = t;
-                session.configure(move |e| e.set_threads(t));
-            }
-            "hash" => {
-                let mb = number()?.clamp(1, 1 << 16) as usize;
-                self.options.hash_mb = mb;
-                session.configure(move |e| e.set_hash_mb(mb));
-            }
-            "level" => {
-                self.options.plan.level = if none {
-                    None
-                } else {
-                    Some(Level::new(number()?))
-                }
-            }
-            "depth" => {
-                self.options.plan.depth = if none {
-                    None
-                } else {
-                    Some(number()?.clamp(1, 60))
-                }
-            }
-            "time" => {
-                self.options.plan.move_time = if none {
-                    None
-                } else {
-                    let s: f64 = value
-                        .parse()
-                        .ok()
-                        .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s < 1e7)
-                        .ok_or_else(|| format!("time wants seconds, not {value:?}"))?;
-                    Some(Duration::from_secs_f64(s))
-                }
-            }
-            "book" => {
-                self.options.book = match value.to_ascii_lowercase().as_str() {
-                    "on" | "1" | "true" => true,
-                    "off" | "0" | "false" => false,
-                    _ => return Err(format!("book wants on or off, not {value:?}")),
-                }
-            }
-            "book-randomness" => {
-                self.options.book_randomness = value
-                    .parse::<i32>()
-                    .ok()
-                    .filter(|d| (0..=64).contains(d))
-                    .ok_or_else(|| format!("book-randomness wants 0-64 discs, not {value:?}"))?;
-            }
-            _ => return Err(format!("unknown option {key:?}")),
-        }
-        Ok(())
-    }
-
-    fn options_text(&self) -> String {
-        let o = &self.options;
-        let opt = |v: Option<String>| v.unwrap_or_else(|| "none".to_string());
-        format!(
-            "threads {}\nhash {}\nlevel {}\ndepth {}\ntime {}\nbook {}\nbook-randomness {}",
-            o.threads,
-            o.hash_mb,
-            opt(o.plan.level.map(|l| l.to_string())),
-            opt(o.plan.depth.map(|d| d.to_string())),
-            opt(o.plan.move_time.map(|t| t.as_secs_f64().to_string())),
-            if o.book { "on" } else { "off" },
-            o.book_randomness,
-        )
-    }
-
     fn handle(&mut self, line: &str, session: &mut Session) -> io::Result<Flow> {
         let Some(Request { id, command }) = parse(&preprocess(line)) else {
             return Ok(Flow::Continue);
@@ -802,10 +724,10 @@ impl Gtp {
                  param/Outflank Options/outflank-set",
             )?,
             Command::Set(None) => {
-                let text = self.options_text();
+                let text = self.options.describe();
                 ok(self, session, &text)?
             }
-            Command::Set(Some((key, value))) => match self.set_option(&key, &value, session) {
+            Command::Set(Some((key, value))) => match self.options.set(&key, &value, session) {
                 Ok(()) => ok(self, session, "")?,
                 Err(why) => fail(self, session, &why)?,
             },

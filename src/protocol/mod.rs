@@ -1,6 +1,7 @@
-//! The text protocols GUIs and referees use to drive the engine: [`gtp`] and [`nboard`].
+//! The text front-ends over stdin/stdout: the protocols GUIs and referees use to drive the
+//! engine, [`gtp`] and [`nboard`], and the [`terminal`] game a person plays by typing moves.
 //!
-//! What both share lives here:
+//! What they share lives here:
 //!
 //! - a reader thread that turns stdin into [`Input`] lines (at most [`MAX_LINE`] bytes,
 //!   lossy UTF-8, CR LF or LF endings, EOF reported), so that a search can be interrupted
@@ -12,17 +13,18 @@
 //!   runs; lines that must interrupt (NBoard's `ping`, `quit`, EOF) stop the running search
 //!   when they arrive, and searches started while such a line waits in the queue stop at
 //!   once;
-//! - the engine [`Options`] both front-ends accept.
+//! - the engine [`Options`] every front-end accepts, and how to set them by name.
 //!
 //! Front-ends parse a line into a command enum first and then dispatch on it; they contain
 //! no search code.
 
 pub mod gtp;
 pub mod nboard;
+pub mod terminal;
 
-use crate::board::Board;
+use crate::board::{Board, Move};
 use crate::book::{Book, BookMove};
-use crate::search::time::MovePlan;
+use crate::search::time::{Level, MovePlan};
 use crate::search::{Engine, EngineConfig, Info, Limits};
 use crate::train::Rng;
 use std::collections::VecDeque;
@@ -191,6 +193,124 @@ impl Options {
         self.opening_book.choose(board, self.book_randomness, |n| {
             rng.below(n as u64) as usize
         })
+    }
+
+    /// The best `n` book moves of `board`, each with the book's line after it (the move
+    /// first), when the book is on and holds the position with at least one move.
+    pub fn book_hints(&self, board: &Board, n: usize) -> Option<Vec<(BookMove, Vec<Move>)>> {
+        if !self.book {
+            return None;
+        }
+        let book = &self.opening_book;
+        let moves = book.moves(board).filter(|m| !m.is_empty())?;
+        Some(
+            moves
+                .into_iter()
+                .take(n.max(1))
+                .map(|m| {
+                    let line = book.line_after(board, &m, 12);
+                    (m, line)
+                })
+                .collect(),
+        )
+    }
+
+    /// The limits of an analysis (hints): the level, or the fixed depth, without a clock.
+    pub fn analysis_limits(&self, board: &Board) -> Limits {
+        let plan = &self.plan;
+        let level = plan
+            .level
+            .or(plan.depth.map(Level::new))
+            .unwrap_or(Level::DEFAULT);
+        let mut limits = level.limits(board.empty_count());
+        if let (Some(d), None) = (plan.depth, limits.solve) {
+            limits.depth = Some(d.max(1));
+        }
+        limits
+    }
+
+    /// Sets one option by name, as GTP's `outflank-set` and the terminal game's `set` take
+    /// them: `threads`, `hash` (MB), `level`, `depth`, `time` (seconds per move; `level`,
+    /// `depth` and `time` also take `none`), `book` (on/off), `book-randomness` (discs).
+    /// Threads and hash size reach the engine through `session`. On error nothing changes.
+    pub fn set(&mut self, key: &str, value: &str, session: &Session) -> Result<(), String> {
+        let none = value.eq_ignore_ascii_case("none") || value.eq_ignore_ascii_case("off");
+        let number = || -> Result<u32, String> {
+            value
+                .parse::<u32>()
+                .map_err(|_| format!("{key} wants a whole number, not {value:?}"))
+        };
+        match key {
+            "threads" => {
+                let t = number()?.clamp(1, 256) as usize;
+                self.threads = t;
+                session.configure(move |e| e.set_threads(t));
+            }
+            "hash" => {
+                let mb = number()?.clamp(1, 1 << 16) as usize;
+                self.hash_mb = mb;
+                session.configure(move |e| e.set_hash_mb(mb));
+            }
+            "level" => {
+                self.plan.level = if none {
+                    None
+                } else {
+                    Some(Level::new(number()?))
+                }
+            }
+            "depth" => {
+                self.plan.depth = if none {
+                    None
+                } else {
+                    Some(number()?.clamp(1, 60))
+                }
+            }
+            "time" => {
+                self.plan.move_time = if none {
+                    None
+                } else {
+                    let s: f64 = value
+                        .parse()
+                        .ok()
+                        .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s < 1e7)
+                        .ok_or_else(|| format!("time wants seconds, not {value:?}"))?;
+                    Some(Duration::from_secs_f64(s))
+                }
+            }
+            "book" => {
+                self.book = match value.to_ascii_lowercase().as_str() {
+                    "on" | "1" | "true" => true,
+                    "off" | "0" | "false" => false,
+                    _ => return Err(format!("book wants on or off, not {value:?}")),
+                }
+            }
+            "book-randomness" => {
+                self.book_randomness = value
+                    .parse::<i32>()
+                    .ok()
+                    .filter(|d| (0..=64).contains(d))
+                    .ok_or_else(|| {
+                    format!("book-randomness wants 0-64 discs, not {value:?}")
+                })?;
+            }
+            _ => return Err(format!("unknown option {key:?}")),
+        }
+        Ok(())
+    }
+
+    /// The options [`Options::set`] takes, with their values, one `KEY VALUE` a line.
+    pub fn describe(&self) -> String {
+        let opt = |v: Option<String>| v.unwrap_or_else(|| "none".to_string());
+        format!(
+            "threads {}\nhash {}\nlevel {}\ndepth {}\ntime {}\nbook {}\nbook-randomness {}",
+            self.threads,
+            self.hash_mb,
+            opt(self.plan.level.map(|l| l.to_string())),
+            opt(self.plan.depth.map(|d| d.to_string())),
+            opt(self.plan.move_time.map(|t| t.as_secs_f64().to_string())),
+            if self.book { "on" } else { "off" },
+            self.book_randomness,
+        )
     }
 
     /// The engine settings part.
@@ -368,6 +488,11 @@ impl Session<'_> {
 
 /// A protocol front-end, driven by [`run`].
 pub trait Frontend {
+    /// Called once before any input: a front-end that acts first (the terminal game when
+    /// the engine has the first move) starts here.
+    fn start(&mut self, _session: &mut Session) -> io::Result<Flow> {
+        Ok(Flow::Continue)
+    }
     /// True for inputs that must stop a running search as soon as they arrive (they are
     /// still handled in order).
     fn interrupts(&self, input: &Input) -> bool;
@@ -409,6 +534,9 @@ fn drive<F: Frontend>(
     session: &mut Session,
 ) -> io::Result<()> {
     let mut queue: VecDeque<Input> = VecDeque::new();
+    if frontend.start(session)? == Flow::Quit {
+        return Ok(());
+    }
     loop {
         while !session.busy() {
             let Some(input) = queue.pop_front() else {

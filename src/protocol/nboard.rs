@@ -193,20 +193,6 @@ impl NBoard {
         }
     }
 
-    /// The limits of an analysis (hint, analyze): the level, no clock.
-    fn analysis_limits(&self, board: &Board) -> Limits {
-        let plan = &self.options.plan;
-        let level = plan
-            .level
-            .or(plan.depth.map(Level::new))
-            .unwrap_or(Level::DEFAULT);
-        let mut limits = level.limits(board.empty_count());
-        if let (Some(d), None) = (plan.depth, limits.solve) {
-            limits.depth = Some(d.max(1));
-        }
-        limits
-    }
-
     /// The clock of `color` from the game's GGF: main time + extension + increments - time
     /// used on its moves. `None` when the game has no clock.
     fn clock(&self, color: Color) -> Option<Clock> {
@@ -298,7 +284,7 @@ impl NBoard {
         }
         session.line("status Analyzing")?;
         self.reset_stats();
-        let mut limits = self.analysis_limits(&board);
+        let mut limits = self.options.analysis_limits(&board);
         limits.multipv = n;
         session.search(board, limits, false);
         self.task = Some(Task::Hint);
@@ -308,13 +294,10 @@ impl NBoard {
     /// The `book` lines of the best `n` book moves of `board`, each with the book's line
     /// after it; false (and nothing written) when the book is off or lacks the position.
     fn book_hint(&self, board: &Board, n: usize, session: &mut Session) -> io::Result<bool> {
-        let book = &self.options.opening_book;
-        let moves = match book.moves(board) {
-            Some(m) if self.options.book && !m.is_empty() => m,
-            _ => return Ok(false),
+        let Some(hints) = self.options.book_hints(board, n) else {
+            return Ok(false);
         };
-        for m in moves.iter().take(n.max(1)) {
-            let pv = book.line_after(board, m, 12);
+        for (m, pv) in hints {
             let depth = if m.depth >= 60 {
                 "100%".to_string()
             } else {
@@ -419,7 +402,7 @@ impl NBoard {
                 rest.pop();
                 continue;
             }
-            let limits = self.analysis_limits(&board);
+            let limits = self.options.analysis_limits(&board);
             session.search(board, limits, false);
             self.task = Some(Task::Analyze { rest });
             return Ok(());

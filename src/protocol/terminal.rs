@@ -1,0 +1,748 @@
+//! The terminal game (`outflank play`): a person plays the engine by typing moves in a text
+//! terminal; or two people play each other with the engine's hints; or the engine plays
+//! itself while a person watches.
+//!
+//! Each line is a move (`f5`, any case) or a command, parsed into a [`Command`] first:
+//! `undo`, `hint [N]`, `go`, `swap`, `new [POS]`, `board`, `moves`, `save FILE`,
+//! `set [KEY VALUE]`, `stop`, `help`, `quit`. The board is drawn before each of a person's
+//! moves (and after each move when the engine plays both sides). Forced passes are played
+//! and announced by the front-end. The engine plays book moves and single replies at once,
+//! and otherwise searches with the level, depth or time per move of the [`Options`];
+//! `stop` makes it play the best move found so far. A line that is not a legal move or a
+//! command is answered with one line saying why, and changes nothing. The end of the input
+//! ends the session, as `quit` does, even while the engine thinks.
+//!
+//! At the end of a game the result is given both ways people count it: the discs on the
+//! board, and the tournament score that gives the empty squares to the winner.
+
+use super::{Flow, Frontend, Input, MAX_LINE, NAME, Options, Session};
+use crate::board::{Color, Move, MoveError, Position};
+use crate::game::Game;
+use crate::notation::{GgfGame, move_list, parse_position, transcript};
+use crate::search::time::single_reply;
+use crate::search::{Info, Solve};
+use crate::train::Rng;
+use std::io::{self, Read, Write};
+use std::time::Instant;
+
+/// Who plays a colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    /// A person at the terminal.
+    Human,
+    /// The engine.
+    Engine,
+}
+
+/// The moves a hint lists when the command does not say.
+pub const DEFAULT_HINTS: usize = 3;
+
+/// A parsed line of the terminal game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// A move for the side to move (`f5`, `pass`).
+    Move(Move),
+    /// `undo`: take back the last move of a person (and the engine's replies after it).
+    Undo,
+    /// `hint [N]`: the best N moves with their scores.
+    Hint(usize),
+    /// `go`: the engine plays the move of the side to move.
+    Go,
+    /// `swap`: the person (or people) and the engine change colours.
+    Swap,
+    /// `new [POS]`: a new game from the start position or from POS.
+    New(Option<String>),
+    /// `board`: draw the board again.
+    Board,
+    /// `moves`: the game's transcript so far.
+    Moves,
+    /// `save FILE`: write the game to FILE in GGF.
+    Save(String),
+    /// `set`: list the engine options; `set KEY VALUE`: change one.
+    Set(Option<(String, String)>),
+    /// `stop`: the thinking engine plays its best move so far.
+    Stop,
+    /// `help`.
+    Help,
+    /// `quit`.
+    Quit,
+}
+
+/// The help text (`help`).
+pub const HELP: &str = "\
+Moves: a square such as f5 (any case); pass only when you have no move (passes are
+played for you anyway).
+Commands:
+  undo          take back your last move (and the engine's reply)
+  hint [N]      the best N moves with their scores (default 3)
+  go            let the engine play this move
+  swap          change colours with the engine
+  new [POS]     a new game, from the start or from POS (board string or transcript)
+  board         draw the board again
+  moves         the moves so far, as a transcript
+  save FILE     write the game to FILE (GGF)
+  set           the engine options; set KEY VALUE changes one (level, depth, time,
+                book, book-randomness, threads, hash)
+  stop          make the thinking engine move now
+  help          this text
+  quit          leave";
+
+/// Parses one line. `Ok(None)` for a blank line; the error says why a line is not a move
+/// or a command.
+pub fn parse(line: &str) -> Result<Option<Command>, String> {
+    let line = line.trim();
+    let mut words = line.split_whitespace();
+    let Some(first) = words.next() else {
+        return Ok(None);
+    };
+    let rest: Vec<&str> = words.collect();
+    let name = first.to_ascii_lowercase();
+    let no_args = |c: Command| -> Result<Option<Command>, String> {
+        if rest.is_empty() {
+            Ok(Some(c))
+        } else {
+            Err(format!("{name} takes no argument"))
+        }
+    };
+    match name.as_str() {
+        "undo" => no_args(Command::Undo),
+        "hint" => match rest.as_slice() {
+            [] => Ok(Some(Command::Hint(DEFAULT_HINTS))),
+            [n] => match n.parse::<usize>() {
+                Ok(n) if (1..=64).contains(&n) => Ok(Some(Command::Hint(n))),
+                _ => Err(format!(
+                    "hint wants a number of moves from 1 to 64, not {n:?}"
+                )),
+            },
+            _ => Err("hint takes at most one number".to_string()),
+        },
+        "go" => no_args(Command::Go),
+        "swap" => no_args(Command::Swap),
+        "new" => Ok(Some(Command::New(
+            (!rest.is_empty()).then(|| rest.join(" ")),
+        ))),
+        "board" | "show" => no_args(Command::Board),
+        "moves" | "history" => no_args(Command::Moves),
+        "save" => match rest.as_slice() {
+            [] => Err("save wants a file name".to_string()),
+            _ => Ok(Some(Command::Save(rest.join(" ")))),
+        },
+        "set" => match rest.as_slice() {
+            [] => Ok(Some(Command::Set(None))),
+            [k, v] => Ok(Some(Command::Set(Some((
+                k.to_ascii_lowercase(),
+                v.to_string(),
+            ))))),
+            _ => Err("set takes a key and a value (set level 20), or nothing".to_string()),
+        },
+        "stop" => no_args(Command::Stop),
+        "help" | "?" => no_args(Command::Help),
+        "quit" | "exit" => no_args(Command::Quit),
+        "play" => match rest.as_slice() {
+            [mv] => parse_move(mv).map(|m| Some(Command::Move(m))),
+            _ => Err("play wants one move (play f5)".to_string()),
+        },
+        _ if rest.is_empty() => parse_move(first).map(|m| Some(Command::Move(m))),
+        _ => Err(format!("unknown command {first:?} (help lists them)")),
+    }
+}
+
+fn parse_move(text: &str) -> Result<Move, String> {
+    text.parse::<Move>()
+        .map_err(|_| format!("{text:?} is neither a move nor a command (help lists them)"))
+}
+
+/// What the running search is for.
+#[derive(Debug)]
+enum Task {
+    /// The engine's move for the side to move.
+    Move { start: Instant },
+    /// `hint N`.
+    Hint,
+}
+
+/// The terminal game's state.
+pub struct Terminal {
+    options: Options,
+    players: [Player; 2],
+    game: Game,
+    task: Option<Task>,
+    /// Draw progress lines that the next one overwrites (stdout is a terminal).
+    tty: bool,
+    /// Picks among the book moves within the randomness of the best.
+    rng: Rng,
+}
+
+fn index(c: Color) -> usize {
+    match c {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+/// `Black` or `White`.
+fn title(c: Color) -> &'static str {
+    match c {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
+
+/// The disc letter of a colour on the board drawing.
+fn disc(c: Color) -> char {
+    match c {
+        Color::Black => 'X',
+        Color::White => 'O',
+    }
+}
+
+/// How a search was run, for people: `depth 14 at 95%`, `solved exactly`, ...
+pub fn search_text(info: &Info) -> String {
+    match info.solve {
+        Some(Solve::Exact) => "solved exactly".to_string(),
+        Some(Solve::Wld) => "solved win/loss/draw".to_string(),
+        None if info.selectivity < 100 => {
+            format!("depth {} at {}%", info.depth, info.selectivity)
+        }
+        None => format!("depth {}", info.depth),
+    }
+}
+
+/// A score for people: discs for the side to move (`+2`), or `win`/`draw`/`loss` after a
+/// win/loss/draw solve.
+pub fn score_text(score: i32, solve: Option<Solve>) -> String {
+    match (solve, score.signum()) {
+        (Some(Solve::Wld), 1) => "win".to_string(),
+        (Some(Solve::Wld), 0) => "draw".to_string(),
+        (Some(Solve::Wld), _) => "loss".to_string(),
+        _ => format!("{score:+}"),
+    }
+}
+
+/// The result of a finished game, both ways people count it: `Black wins 40-22, 42-22 with
+/// the empty squares (+20)`, or `Draw, 32-32`.
+pub fn result_text(pos: &Position) -> String {
+    let black = pos.black().count_ones() as i32;
+    let white = pos.white().count_ones() as i32;
+    let empty = 64 - black - white;
+    let score = pos.black_final_score();
+    if score == 0 {
+        return format!("Draw, {black}-{white}");
+    }
+    let (winner, w, l) = if score > 0 {
+        ("Black", black, white)
+    } else {
+        ("White", white, black)
+    };
+    if empty == 0 {
+        format!("{winner} wins {w}-{l} (+{})", score.abs())
+    } else {
+        format!(
+            "{winner} wins {w}-{l}, {}-{l} with the {empty} empty square{} (+{})",
+            w + empty,
+            if empty == 1 { "" } else { "s" },
+            score.abs()
+        )
+    }
+}
+
+fn move_error_text(pos: &Position, mv: Move, e: &MoveError) -> String {
+    let legal = move_list(&pos.legal_moves());
+    match e {
+        MoveError::GameOver => "the game is over (new starts another)".to_string(),
+        MoveError::PassWithMoves => {
+            format!("{} has a move and cannot pass: {legal}", pos.to_move)
+        }
+        _ => format!("{mv} is not a legal move for {}: {legal}", pos.to_move),
+    }
+}
+
+impl Terminal {
+    /// A game from `game` (its moves already played), with `players` for black and white.
+    pub fn new(options: Options, players: [Player; 2], game: Game, tty: bool) -> Terminal {
+        Terminal {
+            options,
+            players,
+            game,
+            task: None,
+            tty,
+            rng: Rng::new(super::random_seed()),
+        }
+    }
+
+    fn player(&self, c: Color) -> Player {
+        self.players[index(c)]
+    }
+
+    /// `Black (X, you)`, `White (O, Outflank)`.
+    fn who(&self, c: Color) -> String {
+        let name = match (self.player(c), self.players[0] == self.players[1]) {
+            (Player::Engine, _) => NAME,
+            (Player::Human, false) => "you",
+            (Player::Human, true) => return format!("{} ({})", title(c), disc(c)),
+        };
+        format!("{} ({}, {name})", title(c), disc(c))
+    }
+
+    /// `Black (X, you) against White (O, Outflank)`.
+    fn sides(&self) -> String {
+        format!(
+            "{} against {}",
+            self.who(Color::Black),
+            self.who(Color::White)
+        )
+    }
+
+    /// The board, the disc counts and the last move.
+    fn show(&self, session: &mut Session) -> io::Result<()> {
+        let pos = self.game.position();
+        session.line(&pos.to_string())?;
+        let black = pos.black().count_ones();
+        let white = pos.white().count_ones();
+        let mut status = format!("Black X {black}, White O {white}");
+        let last = self
+            .game
+            .moves()
+            .iter()
+            .zip(self.game.positions())
+            .rev()
+            .find(|(m, _)| **m != Move::Pass);
+        if let Some((mv, before)) = last {
+            status.push_str(&format!("; last move {mv} by {}", before.to_move));
+        }
+        session.line(&status)
+    }
+
+    /// Asks the person for a move (or, at the end of a game, for a command).
+    fn prompt(&self, session: &mut Session) -> io::Result<()> {
+        let pos = self.game.position();
+        let text = if pos.board.is_game_over() {
+            "> ".to_string()
+        } else {
+            format!("{} to move> ", self.who(pos.to_move))
+        };
+        if self.tty {
+            session.raw(&text)
+        } else {
+            session.line(text.trim_end())
+        }
+    }
+
+    /// Plays on until a person is to move, the engine thinks, or the game ends.
+    fn advance(&mut self, session: &mut Session) -> io::Result<()> {
+        loop {
+            let pos = self.game.position();
+            if pos.board.is_game_over() {
+                self.show(session)?;
+                session.line(&format!(
+                    "Game over: {}. Moves: {}",
+                    result_text(&pos),
+                    transcript(&self.game)
+                ))?;
+                session.line("new starts another game, undo takes back, save FILE keeps it.")?;
+                return self.prompt(session);
+            }
+            if pos.board.must_pass() {
+                self.game.play(Move::Pass).expect("a forced pass");
+                session.line(&format!(
+                    "{} has no move and passes.",
+                    self.who(pos.to_move)
+                ))?;
+                continue;
+            }
+            match self.player(pos.to_move) {
+                Player::Human => {
+                    self.show(session)?;
+                    return self.prompt(session);
+                }
+                Player::Engine => {
+                    if !self.engine_move(session)? {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+
+    /// The engine's move for the side to move: played at once (true) when it is the only
+    /// move or a book move, else a search starts (false).
+    fn engine_move(&mut self, session: &mut Session) -> io::Result<bool> {
+        let pos = self.game.position();
+        if let Some(mv) = single_reply(&pos.board) {
+            self.engine_plays(mv, "the only move", session)?;
+            return Ok(true);
+        }
+        if let Some(m) = self.options.book_move(&pos.board, &mut self.rng) {
+            let note = format!("{:+} from the book", m.score);
+            self.engine_plays(m.mv, &note, session)?;
+            return Ok(true);
+        }
+        let limits = self
+            .options
+            .plan
+            .limits(&pos.board, None, self.options.threads);
+        self.task = Some(Task::Move {
+            start: Instant::now(),
+        });
+        if self.tty {
+            session.raw(&format!("{NAME} is thinking..."))?;
+        }
+        session.search(pos.board, limits, true);
+        Ok(false)
+    }
+
+    fn engine_plays(&mut self, mv: Move, note: &str, session: &mut Session) -> io::Result<()> {
+        let pos = self.game.position();
+        if let Err(e) = self.game.play(mv) {
+            // Cannot happen: the engine's moves come from the rules. Say so and stop playing.
+            log::error!("the engine chose {mv}: {e}");
+            return session.line(&format!("{NAME} chose an illegal move {mv}: {e}"));
+        }
+        session.line(&format!("{} plays {mv}: {note}.", self.who(pos.to_move)))?;
+        if self.players == [Player::Engine; 2] && !self.game.is_over() {
+            self.show(session)?;
+        }
+        Ok(())
+    }
+
+    /// `undo`: back to the last position where a person was to move before they played.
+    fn undo(&mut self) -> Result<(), &'static str> {
+        let by_human = |g: &Game, i: usize| {
+            g.moves()[i] != Move::Pass && self.player(g.positions()[i].to_move) == Player::Human
+        };
+        let Some(last) = (0..self.game.len())
+            .rev()
+            .find(|&i| by_human(&self.game, i))
+        else {
+            return Err("nothing to undo: no move of yours yet");
+        };
+        while self.game.len() > last {
+            self.game.undo();
+        }
+        Ok(())
+    }
+
+    fn hint(&mut self, n: usize, session: &mut Session) -> io::Result<()> {
+        let board = self.game.position().board;
+        if board.is_game_over() {
+            session.line("The game is over: no move to hint.")?;
+            return self.prompt(session);
+        }
+        if let Some(hints) = self.options.book_hints(&board, n) {
+            for (i, (m, line)) in hints.iter().enumerate() {
+                session.line(&format!(
+                    "  {}. {} {:+} (book)  {}",
+                    i + 1,
+                    m.mv,
+                    m.score,
+                    move_list(line)
+                ))?;
+            }
+            return self.prompt(session);
+        }
+        let mut limits = self.options.analysis_limits(&board);
+        limits.multipv = n;
+        self.task = Some(Task::Hint);
+        if self.tty {
+            session.raw("Thinking...")?;
+        }
+        session.search(board, limits, false);
+        Ok(())
+    }
+
+    fn save(&self, path: &str) -> Result<(), String> {
+        let mut ggf = GgfGame::from_game(&self.game);
+        let name = |p: Player| match p {
+            Player::Engine => NAME.to_string(),
+            Player::Human => "human".to_string(),
+        };
+        ggf.black = Some(name(self.players[0]));
+        ggf.white = Some(name(self.players[1]));
+        std::fs::write(path, ggf.to_ggf() + "\n").map_err(|e| format!("cannot write {path}: {e}"))
+    }
+
+    /// Clears a progress line (on a terminal).
+    fn clear_progress(&self, session: &mut Session) -> io::Result<()> {
+        if self.tty {
+            session.raw("\r\x1b[K")?;
+        }
+        Ok(())
+    }
+
+    fn handle(&mut self, command: Command, session: &mut Session) -> io::Result<Flow> {
+        let pos = self.game.position();
+        let human_to_move = !pos.board.is_game_over() && self.player(pos.to_move) == Player::Human;
+        match command {
+            Command::Quit => return Ok(Flow::Quit),
+            // The search it interrupts has answered already.
+            Command::Stop => {}
+            Command::Help => {
+                session.line(HELP)?;
+                self.prompt(session)?;
+            }
+            Command::Board => {
+                self.show(session)?;
+                self.prompt(session)?;
+            }
+            Command::Moves => {
+                let t = transcript(&self.game);
+                session.line(if t.is_empty() { "(no move yet)" } else { &t })?;
+                self.prompt(session)?;
+            }
+            Command::Move(mv) => {
+                if pos.board.is_game_over() {
+                    session.line("The game is over (new starts another).")?;
+                    self.prompt(session)?;
+                } else if !human_to_move {
+                    session.line(&format!("It is {NAME}'s move."))?;
+                } else {
+                    match self.game.play(mv) {
+                        Ok(()) => self.advance(session)?,
+                        Err(e) => {
+                            session
+                                .line(&format!("Illegal: {}.", move_error_text(&pos, mv, &e)))?;
+                            self.prompt(session)?;
+                        }
+                    }
+                }
+            }
+            Command::Undo => match self.undo() {
+                Ok(()) => self.advance(session)?,
+                Err(why) => {
+                    session.line(&format!("Cannot undo: {why}."))?;
+                    self.prompt(session)?;
+                }
+            },
+            Command::Hint(n) => self.hint(n, session)?,
+            Command::Go => {
+                if pos.board.is_game_over() {
+                    session.line("The game is over (new starts another).")?;
+                    self.prompt(session)?;
+                } else if self.engine_move(session)? {
+                    self.advance(session)?;
+                }
+            }
+            Command::Swap => {
+                self.players.swap(0, 1);
+                session.line(&format!("Now {}.", self.sides()))?;
+                self.advance(session)?;
+            }
+            Command::New(start) => {
+                let game = match start {
+                    None => Ok(Game::default()),
+                    Some(text) => parse_position(&text).map_err(|e| e.to_string()),
+                };
+                match game {
+                    Ok(g) => {
+                        self.game = g;
+                        session.line("New game.")?;
+                        self.advance(session)?;
+                    }
+                    Err(why) => {
+                        session.line(&format!("Cannot start there: {why}."))?;
+                        self.prompt(session)?;
+                    }
+                }
+            }
+            Command::Save(path) => {
+                match self.save(&path) {
+                    Ok(()) => session.line(&format!("Saved to {path}."))?,
+                    Err(why) => session.line(&format!("Not saved: {why}."))?,
+                }
+                self.prompt(session)?;
+            }
+            Command::Set(None) => {
+                session.line(&self.options.describe())?;
+                self.prompt(session)?;
+            }
+            Command::Set(Some((key, value))) => {
+                match self.options.set(&key, &value, session) {
+                    Ok(()) => session.line(&format!("{key} {value}"))?,
+                    Err(why) => session.line(&format!("Not set: {why}."))?,
+                }
+                self.prompt(session)?;
+            }
+        }
+        Ok(Flow::Continue)
+    }
+}
+
+impl Frontend for Terminal {
+    fn start(&mut self, session: &mut Session) -> io::Result<Flow> {
+        session.line(&format!(
+            "{NAME} {}: {}. Type help for the commands.",
+            super::VERSION,
+            self.sides()
+        ))?;
+        self.advance(session)?;
+        Ok(Flow::Continue)
+    }
+
+    fn interrupts(&self, input: &Input) -> bool {
+        match input {
+            Input::Eof => true,
+            Input::Line(l) => matches!(parse(l), Ok(Some(Command::Stop | Command::Quit))),
+            Input::TooLong { .. } => false,
+        }
+    }
+
+    fn input(&mut self, input: Input, session: &mut Session) -> io::Result<Flow> {
+        match input {
+            Input::Eof => Ok(Flow::Quit),
+            Input::TooLong { len } => {
+                session.line(&format!(
+                    "A line of {len} bytes is too long (at most {MAX_LINE})."
+                ))?;
+                self.prompt(session)?;
+                Ok(Flow::Continue)
+            }
+            Input::Line(line) => match parse(&line) {
+                Ok(Some(command)) => self.handle(command, session),
+                Ok(None) => {
+                    self.prompt(session)?;
+                    Ok(Flow::Continue)
+                }
+                Err(why) => {
+                    session.line(&format!("{why}."))?;
+                    self.prompt(session)?;
+                    Ok(Flow::Continue)
+                }
+            },
+        }
+    }
+
+    fn progress(&mut self, info: &Info, session: &mut Session) -> io::Result<()> {
+        if !self.tty {
+            return Ok(());
+        }
+        if let Some(best) = info.best() {
+            // Short enough for one line of a narrow terminal, which `\r` can overwrite.
+            let pv = &best.pv[..best.pv.len().min(8)];
+            session.raw(&format!(
+                "\r\x1b[K{NAME} thinks, {}: {} {}  {:.1} s",
+                search_text(info),
+                score_text(best.score, info.solve),
+                move_list(pv),
+                info.elapsed.as_secs_f64()
+            ))?;
+        }
+        Ok(())
+    }
+
+    fn done(&mut self, info: Info, session: &mut Session) -> io::Result<Flow> {
+        self.clear_progress(session)?;
+        match self.task.take() {
+            None => {}
+            Some(Task::Hint) => {
+                for (i, l) in info.lines.iter().enumerate() {
+                    session.line(&format!(
+                        "  {}. {} {}  {}",
+                        i + 1,
+                        l.mv,
+                        score_text(l.score, info.solve),
+                        move_list(&l.pv)
+                    ))?;
+                }
+                session.line(&format!(
+                    "({}, {:.2} s)",
+                    search_text(&info),
+                    info.elapsed.as_secs_f64()
+                ))?;
+                self.prompt(session)?;
+            }
+            Some(Task::Move { start }) => {
+                let pos = self.game.position();
+                let (mv, note) = match info.best() {
+                    Some(l) => (
+                        l.mv,
+                        format!(
+                            "{}, {}, {:.2} s",
+                            score_text(l.score, info.solve),
+                            search_text(&info),
+                            start.elapsed().as_secs_f64()
+                        ),
+                    ),
+                    // No result at all (the search failed): any legal move beats none.
+                    None => (
+                        pos.legal_moves().first().copied().unwrap_or(Move::Pass),
+                        "no search result".to_string(),
+                    ),
+                };
+                self.engine_plays(mv, &note, session)?;
+                self.advance(session)?;
+            }
+        }
+        Ok(Flow::Continue)
+    }
+}
+
+/// Runs a terminal game on `input` and `output` until `quit` or the end of the input.
+/// `tty`: the output is a terminal (progress lines are drawn and overwritten, prompts stay
+/// on the line the person types on).
+pub fn run<R: Read + Send + 'static, W: Write>(
+    options: Options,
+    players: [Player; 2],
+    game: Game,
+    tty: bool,
+    input: R,
+    output: W,
+) -> io::Result<()> {
+    let config = options.engine_config();
+    let mut terminal = Terminal::new(options, players, game, tty);
+    super::run(&mut terminal, input, output, config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmd(line: &str) -> Result<Option<Command>, String> {
+        parse(line)
+    }
+
+    #[test]
+    fn parsing() {
+        assert_eq!(cmd("  "), Ok(None));
+        assert_eq!(
+            cmd("F5"),
+            Ok(Some(Command::Move(Move::Play("f5".parse().unwrap()))))
+        );
+        assert_eq!(
+            cmd("play d3"),
+            Ok(Some(Command::Move(Move::Play("d3".parse().unwrap()))))
+        );
+        assert_eq!(cmd("pass"), Ok(Some(Command::Move(Move::Pass))));
+        assert_eq!(cmd("hint"), Ok(Some(Command::Hint(DEFAULT_HINTS))));
+        assert_eq!(cmd("HINT 5"), Ok(Some(Command::Hint(5))));
+        assert!(cmd("hint 0").is_err());
+        assert!(cmd("hint x").is_err());
+        assert_eq!(cmd("new"), Ok(Some(Command::New(None))));
+        assert_eq!(cmd("new f5d6"), Ok(Some(Command::New(Some("f5d6".into())))));
+        assert_eq!(
+            cmd("set level 20"),
+            Ok(Some(Command::Set(Some(("level".into(), "20".into())))))
+        );
+        assert!(cmd("set level").is_err());
+        assert!(cmd("save").is_err());
+        assert!(cmd("undo 2").is_err());
+        assert!(cmd("z9").is_err());
+        assert!(cmd("frobnicate now").is_err());
+        assert_eq!(cmd("quit"), Ok(Some(Command::Quit)));
+    }
+
+    #[test]
+    fn results_both_ways() {
+        let full = Position::from_colors(u64::MAX >> 24, !(u64::MAX >> 24), Color::Black);
+        assert_eq!(result_text(&full), "Black wins 40-24 (+16)");
+        let empties = Position::from_colors(0xff, 0xff00, Color::White);
+        assert_eq!(result_text(&empties), "Draw, 8-8");
+        let some = Position::from_colors(0xff, 0xf00, Color::White);
+        assert_eq!(
+            result_text(&some),
+            "Black wins 8-4, 60-4 with the 52 empty squares (+56)"
+        );
+        assert_eq!(score_text(-3, None), "-3");
+        assert_eq!(score_text(2, Some(Solve::Wld)), "win");
+        assert_eq!(score_text(0, Some(Solve::Exact)), "+0");
+    }
+}

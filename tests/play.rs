@@ -1,0 +1,325 @@
+//! `outflank play`, the terminal game, driven over pipes: whole games against the engine
+//! checked move by move against the library's rules, forced passes, undo, hints, swap, new
+//! games, saving, the engine playing itself, interruption, and bad input that changes
+//! nothing.
+
+mod protocol_util;
+
+use outflank::notation::{parse_ggf, parse_transcript, transcript};
+use outflank::{Color, Game, Move, Position};
+use protocol_util::{Engine, Rng, game_before_pass, read_move};
+use std::time::{Duration, Instant};
+
+/// `outflank play` with a quick engine (depth 2) and no book (deterministic replies).
+fn start(extra: &[&str]) -> Engine {
+    let mut args = vec!["play", "--level", "2", "--book", "off"];
+    args.extend_from_slice(extra);
+    Engine::start(&args)
+}
+
+/// True for the line that asks a person for a move or, after a game, for a command.
+fn is_prompt(line: &str) -> bool {
+    line.ends_with("to move>") || line == ">"
+}
+
+/// Lines up to and including the next prompt.
+fn to_prompt(e: &mut Engine) -> Vec<String> {
+    e.until(is_prompt)
+}
+
+/// Applies to `game` what the lines say was played: the engine's moves and the passes.
+fn follow(game: &mut Game, lines: &[String]) {
+    for l in lines {
+        if let Some((_, rest)) = l.split_once(" plays ") {
+            let mv = read_move(rest.split(':').next().unwrap());
+            game.play(mv)
+                .unwrap_or_else(|e| panic!("{l:?} is not legal in the game: {e}"));
+        } else if l.ends_with("has no move and passes.") {
+            game.play(Move::Pass)
+                .unwrap_or_else(|e| panic!("{l:?}: the pass is not forced: {e}"));
+        }
+    }
+}
+
+/// The board drawing of the lines (the ten lines from the first column header).
+fn drawing(lines: &[String]) -> String {
+    let i = lines
+        .iter()
+        .rposition(|l| l == "  a b c d e f g h")
+        .expect("a board");
+    lines[i - 9..=i].join("\n")
+}
+
+#[test]
+fn whole_games_against_the_engine_follow_the_rules() {
+    for (seed, color) in [(3u64, "black"), (7, "white")] {
+        let mut e = start(&["--human", color]);
+        let mut game = Game::default();
+        let mut rng = Rng(seed);
+        let mut lines = to_prompt(&mut e);
+        assert!(lines[0].starts_with("Outflank "), "{:?}", lines[0]);
+        loop {
+            follow(&mut game, &lines);
+            let pos = game.position();
+            assert_eq!(
+                drawing(&lines),
+                pos.to_string(),
+                "the board shown is the game's"
+            );
+            if lines.last().unwrap() == ">" {
+                break;
+            }
+            let me = if color == "black" {
+                Color::Black
+            } else {
+                Color::White
+            };
+            assert_eq!(pos.to_move, me, "asked to move out of turn: {lines:?}");
+            let moves = pos.legal_moves();
+            let mv = moves[rng.below(moves.len())];
+            game.play(mv).unwrap();
+            e.send(&mv.to_string());
+            lines = to_prompt(&mut e);
+        }
+        assert!(game.is_over());
+        let over = lines
+            .iter()
+            .find(|l| l.starts_with("Game over: "))
+            .expect("the result");
+        let pos = game.position();
+        let (b, w) = (pos.black().count_ones(), pos.white().count_ones());
+        let winner = match b.cmp(&w) {
+            std::cmp::Ordering::Greater => format!("Black wins {b}-{w}"),
+            std::cmp::Ordering::Less => format!("White wins {w}-{b}"),
+            std::cmp::Ordering::Equal => format!("Draw, {b}-{w}"),
+        };
+        assert!(over.contains(&winner), "{over:?} should say {winner:?}");
+        assert!(over.ends_with(&format!("Moves: {}", transcript(&game))));
+        e.send("moves");
+        assert_eq!(e.line(), transcript(&game));
+        e.send("quit");
+        assert!(e.wait_exit(Duration::from_secs(10)).unwrap().success());
+    }
+}
+
+#[test]
+fn forced_passes_are_played_and_announced() {
+    let game = game_before_pass(11);
+    let pos = game.position();
+    let start_text = transcript(&game);
+    // The side that must pass is the engine: the front-end passes for it, then asks.
+    let human = pos.to_move.opposite();
+    let mut e = start(&["--human", human.name(), "--start", &start_text]);
+    let lines = to_prompt(&mut e);
+    let who = match pos.to_move {
+        Color::Black => "Black (X, Outflank) has no move and passes.",
+        Color::White => "White (O, Outflank) has no move and passes.",
+    };
+    assert!(lines.iter().any(|l| l == who), "{lines:?}");
+    // A person who must pass is passed for too.
+    let mut e = start(&["--human", "both", "--start", &start_text]);
+    let lines = to_prompt(&mut e);
+    assert!(
+        lines.iter().any(|l| l.ends_with("has no move and passes.")),
+        "{lines:?}"
+    );
+    let mut after = game.clone();
+    after.play(Move::Pass).unwrap();
+    assert_eq!(drawing(&lines), after.position().to_string());
+    // A pass when there is a move is refused.
+    e.send("pass");
+    let l = e.line();
+    assert!(
+        l.starts_with("Illegal: ") && l.contains("cannot pass"),
+        "{l:?}"
+    );
+}
+
+#[test]
+fn bad_input_is_explained_and_changes_nothing() {
+    let mut e = start(&[]);
+    to_prompt(&mut e);
+    let cases: &[(&str, &str)] = &[
+        (
+            "a1",
+            "Illegal: a1 is not a legal move for black: d3 c4 f5 e6.",
+        ),
+        (
+            "pass",
+            "Illegal: black has a move and cannot pass: d3 c4 f5 e6.",
+        ),
+        (
+            "z9",
+            "\"z9\" is neither a move nor a command (help lists them).",
+        ),
+        (
+            "frobnicate now",
+            "unknown command \"frobnicate\" (help lists them).",
+        ),
+        (
+            "hint 0",
+            "hint wants a number of moves from 1 to 64, not \"0\".",
+        ),
+        (
+            "undo",
+            "Cannot undo: nothing to undo: no move of yours yet.",
+        ),
+        ("undo twice", "undo takes no argument."),
+        (
+            "set level high",
+            "Not set: level wants a whole number, not \"high\".",
+        ),
+        ("set colour red", "Not set: unknown option \"colour\"."),
+        ("new f5f5", "Cannot start there: "),
+        ("save /nonexistent-dir/game.ggf", "Not saved: cannot write "),
+        ("save", "save wants a file name."),
+        ("\u{1}\u{7f}garbage\u{0}", "is neither a move nor a command"),
+    ];
+    for (input, answer) in cases {
+        e.send(input);
+        let l = e.line();
+        assert!(l.contains(answer), "{input:?} -> {l:?}, wanted {answer:?}");
+        assert!(is_prompt(&e.line()), "a prompt after {input:?}");
+    }
+    e.send(&"x".repeat(2 << 20));
+    assert!(e.line().contains("too long"));
+    assert!(is_prompt(&e.line()));
+    e.send("moves");
+    assert_eq!(e.line(), "(no move yet)");
+    assert!(is_prompt(&e.line()));
+    e.send("board");
+    let lines = to_prompt(&mut e);
+    assert_eq!(drawing(&lines), Position::start().to_string());
+    // The game goes on normally.
+    e.send("f5");
+    let lines = to_prompt(&mut e);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("White (O, Outflank) plays "))
+    );
+}
+
+#[test]
+fn undo_hint_swap_new_and_save() {
+    let dir = std::env::temp_dir().join(format!("outflank-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.ggf");
+    let mut e = start(&[]);
+    let mut game = Game::default();
+    follow(&mut game, &to_prompt(&mut e));
+    for _ in 0..2 {
+        let mv = game.position().legal_moves()[0];
+        game.play(mv).unwrap();
+        e.send(&mv.to_string());
+        follow(&mut game, &to_prompt(&mut e));
+    }
+    // Undo takes back the person's move and the engine's reply.
+    let before = transcript(&game);
+    assert_eq!(before.len(), 8, "four moves: {before:?}");
+    e.send("undo");
+    to_prompt(&mut e);
+    e.send("moves");
+    assert_eq!(e.line(), before[..4]);
+    to_prompt(&mut e);
+    // A hint of two moves: two scored lines that start with legal moves.
+    e.send("hint 2");
+    let lines = to_prompt(&mut e);
+    let pos = parse_transcript(&before[..4]).unwrap().position();
+    let hints: Vec<&String> = lines.iter().filter(|l| l.starts_with("  ")).collect();
+    assert_eq!(hints.len(), 2, "{lines:?}");
+    for h in hints {
+        let mv = read_move(h.split_whitespace().nth(1).unwrap());
+        assert!(pos.play(mv).is_ok(), "{h:?}");
+    }
+    assert!(lines.iter().any(|l| l.starts_with("(depth ")), "{lines:?}");
+    // Swap: the engine takes black and moves; the person is asked as white.
+    e.send("swap");
+    let lines = to_prompt(&mut e);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Black (X, Outflank) plays "))
+    );
+    assert_eq!(lines.last().unwrap(), "White (O, you) to move>");
+    // Save, and read the file back.
+    e.send("moves");
+    let moves = e.line();
+    to_prompt(&mut e);
+    e.send(&format!("save {}", file.display()));
+    assert_eq!(e.line(), format!("Saved to {}.", file.display()));
+    to_prompt(&mut e);
+    let ggf = parse_ggf(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(transcript(&ggf.to_game()), moves);
+    assert_eq!(ggf.black.as_deref(), Some("Outflank"));
+    assert_eq!(ggf.white.as_deref(), Some("human"));
+    // A new game from a transcript: white (the person) to move after f5.
+    e.send("new f5");
+    let lines = to_prompt(&mut e);
+    assert_eq!(lines[0], "New game.");
+    assert_eq!(
+        drawing(&lines),
+        parse_transcript("f5").unwrap().position().to_string()
+    );
+    // `go`: the engine plays the person's move for them.
+    e.send("go");
+    let lines = to_prompt(&mut e);
+    let played: Vec<&String> = lines.iter().filter(|l| l.contains(" plays ")).collect();
+    assert_eq!(
+        played.len(),
+        2,
+        "white's move by the engine, then black's: {lines:?}"
+    );
+    // Options: listed, and changed.
+    e.send("set level 4");
+    assert_eq!(e.line(), "level 4");
+    to_prompt(&mut e);
+    e.send("set");
+    let lines = to_prompt(&mut e);
+    assert!(lines.iter().any(|l| l == "level 4"), "{lines:?}");
+    e.send("help");
+    let lines = to_prompt(&mut e);
+    assert!(lines.iter().any(|l| l.trim_start().starts_with("undo")));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_engine_plays_itself_to_the_end() {
+    let mut e = Engine::start(&["play", "--human", "none", "--level", "1", "--book", "off"]);
+    let lines = e.until(|l| l.starts_with("Game over: "));
+    let mut game = Game::default();
+    follow(&mut game, &lines);
+    assert!(game.is_over(), "the game ended: {lines:?}");
+    assert!(lines.last().unwrap().ends_with(&transcript(&game)));
+    assert_eq!(drawing(&lines), game.position().to_string());
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_secs(10)).unwrap().success());
+}
+
+#[test]
+fn stop_and_eof_interrupt_the_thinking_engine() {
+    // Level 60 plays perfectly: from the start position the search would run for ever.
+    let mut e = Engine::start(&["play", "--human", "white", "--level", "60", "--book", "off"]);
+    assert!(e.line().starts_with("Outflank "));
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    e.send("stop");
+    let lines = to_prompt(&mut e);
+    assert!(
+        asked.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        asked.elapsed()
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Black (X, Outflank) plays "))
+    );
+    e.send("go");
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    e.close_stdin();
+    let status = e.wait_exit(Duration::from_secs(5)).expect("exits at EOF");
+    assert!(status.success());
+    assert!(asked.elapsed() < Duration::from_secs(5));
+}

@@ -323,3 +323,47 @@ fn stop_and_eof_interrupt_the_thinking_engine() {
     assert!(status.success());
     assert!(asked.elapsed() < Duration::from_secs(5));
 }
+
+#[test]
+fn the_engine_keeps_inside_its_clock() {
+    // Three seconds for the engine's whole game, at full strength (no level): it must budget.
+    let mut e = Engine::start(&["play", "--clock", "0:03", "--book", "off"]);
+    let mut game = Game::default();
+    let mut rng = Rng(5);
+    let mut used = Duration::ZERO;
+    let mut lines = to_prompt(&mut e);
+    let mut last_left = u32::MAX;
+    while !game.is_over() {
+        follow(&mut game, &lines);
+        for l in lines.iter().filter(|l| l.contains(" plays ")) {
+            // `..., 0:02 left.`: what the engine's clock shows, never rising without an
+            // increment.
+            let left = l.rsplit(", ").next().unwrap().trim_end_matches(" left.");
+            let (m, s) = left.split_once(':').expect("the time left");
+            let secs = m.parse::<u32>().unwrap() * 60 + s.parse::<u32>().unwrap();
+            assert!(secs <= last_left && secs <= 3, "{l:?}");
+            last_left = secs;
+        }
+        if game.is_over() {
+            break;
+        }
+        let moves = game.position().legal_moves();
+        let mv = moves[rng.below(moves.len())];
+        game.play(mv).unwrap();
+        let asked = Instant::now();
+        e.send(&mv.to_string());
+        lines = to_prompt(&mut e);
+        used += asked.elapsed();
+    }
+    // As the GTP clock test: wall time seen from outside, with a second of grace.
+    eprintln!("the engine used {used:?} of 3 s");
+    assert!(used < Duration::from_secs(4), "{used:?}");
+    let file = std::env::temp_dir().join(format!("outflank-clock-{}.ggf", std::process::id()));
+    e.send(&format!("save {}", file.display()));
+    e.line();
+    let ggf = parse_ggf(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&file);
+    assert_eq!(ggf.time_white.map(|c| c.main_secs), Some(3.0));
+    assert_eq!(ggf.time_black, None);
+    assert!(ggf.result.is_some());
+}

@@ -4,7 +4,8 @@
 use super::common::read_position;
 use super::gtp::FrontendArgs;
 use crate::game::Game;
-use crate::protocol::terminal::{self, Player};
+use crate::notation::Clock;
+use crate::protocol::terminal::{self, Player, Setup};
 use clap::Args as ClapArgs;
 use std::io::IsTerminal;
 
@@ -18,6 +19,11 @@ pub struct Args {
     /// Start from this position (board string, transcript or GGF) instead of the start.
     #[arg(long, value_name = "POS")]
     pub start: Option<String>,
+    /// The engine's clock for each game, as GGF writes it: the whole game's time, and
+    /// optionally seconds added after each move (`5:00`, `2:00/3`). Without a level, depth
+    /// or time per move, the engine plays at full strength within it.
+    #[arg(long, value_name = "TIME[/INCREMENT]", value_parser = parse_clock)]
+    pub clock: Option<Clock>,
     /// Engine options (`set` changes them during the game).
     #[command(flatten)]
     pub engine: FrontendArgs,
@@ -37,14 +43,26 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         "both" => [h, h],
         _ => [e, e],
     };
-    let tty = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
-    terminal::run(
-        a.engine.options()?,
+    let setup = Setup {
         players,
         game,
-        tty,
+        clock: a.clock,
+        tty: std::io::stdout().is_terminal() && std::io::stdin().is_terminal(),
+    };
+    terminal::run(
+        a.engine.options()?,
+        setup,
         std::io::stdin(),
         std::io::stdout(),
     )?;
     Ok(0)
+}
+
+fn parse_clock(s: &str) -> Result<Clock, String> {
+    match Clock::parse(s) {
+        Some(c) if c.main_secs > 0.0 || c.increment > 0.0 => Ok(c),
+        _ => Err(format!(
+            "{s:?} is not a clock: minutes:seconds, then optionally /seconds added a move (5:00, 2:00/3)"
+        )),
+    }
 }

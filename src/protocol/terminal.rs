@@ -18,12 +18,12 @@
 use super::{Flow, Frontend, Input, MAX_LINE, NAME, Options, Session};
 use crate::board::{Color, Move, MoveError, Position};
 use crate::game::Game;
-use crate::notation::{GgfGame, move_list, parse_position, transcript};
-use crate::search::time::single_reply;
+use crate::notation::{self, GgfGame, move_list, parse_position, transcript};
+use crate::search::time::{Clock, seconds, single_reply};
 use crate::search::{Info, Solve};
 use crate::train::Rng;
 use std::io::{self, Read, Write};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Who plays a colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,13 +161,31 @@ enum Task {
     Hint,
 }
 
+/// How a terminal game starts.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// Who plays black and white.
+    pub players: [Player; 2],
+    /// The game so far (its start position and the moves already played).
+    pub game: Game,
+    /// The engine's clock for each game, in GGF terms (main time, increment); without it
+    /// the engine's moves follow the options' level, depth or time per move alone.
+    pub clock: Option<notation::Clock>,
+    /// The output is a terminal: progress lines are drawn and overwritten, and prompts
+    /// stay on the line the person types on.
+    pub tty: bool,
+}
+
 /// The terminal game's state.
 pub struct Terminal {
     options: Options,
     players: [Player; 2],
     game: Game,
     task: Option<Task>,
-    /// Draw progress lines that the next one overwrites (stdout is a terminal).
+    /// The engine's clock setting, and the seconds left on each colour's clock (used for
+    /// the colours the engine plays).
+    clock: Option<notation::Clock>,
+    left: [f64; 2],
     tty: bool,
     /// Picks among the book moves within the randomness of the best.
     rng: Rng,
@@ -258,16 +276,38 @@ fn move_error_text(pos: &Position, mv: Move, e: &MoveError) -> String {
 }
 
 impl Terminal {
-    /// A game from `game` (its moves already played), with `players` for black and white.
-    pub fn new(options: Options, players: [Player; 2], game: Game, tty: bool) -> Terminal {
+    /// A game as `setup` says, the engine searching with `options`.
+    pub fn new(options: Options, setup: Setup) -> Terminal {
+        let main = setup.clock.map_or(0.0, |c| c.main_secs);
         Terminal {
             options,
-            players,
-            game,
+            players: setup.players,
+            game: setup.game,
             task: None,
-            tty,
+            clock: setup.clock,
+            left: [main; 2],
+            tty: setup.tty,
             rng: Rng::new(super::random_seed()),
         }
+    }
+
+    /// The clock of the side to move, as the time manager reads it, when the game is timed.
+    fn search_clock(&self, c: Color) -> Option<Clock> {
+        let setting = self.clock?;
+        Some(Clock {
+            remaining: seconds(self.left[index(c)]),
+            increment: seconds(setting.increment),
+            ..Clock::default()
+        })
+    }
+
+    /// Charges `elapsed` to `c`'s clock and adds the increment; the time left, as text.
+    fn charge(&mut self, c: Color, elapsed: Duration) -> Option<String> {
+        let setting = self.clock?;
+        let left = &mut self.left[index(c)];
+        *left = (*left - elapsed.as_secs_f64()).max(0.0) + setting.increment;
+        let t = left.floor() as u64;
+        Some(format!("{}:{:02} left", t / 60, t % 60))
     }
 
     fn player(&self, c: Color) -> Player {
@@ -367,23 +407,23 @@ impl Terminal {
     /// The engine's move for the side to move: played at once (true) when it is the only
     /// move or a book move, else a search starts (false).
     fn engine_move(&mut self, session: &mut Session) -> io::Result<bool> {
+        let start = Instant::now();
         let pos = self.game.position();
         if let Some(mv) = single_reply(&pos.board) {
-            self.engine_plays(mv, "the only move", session)?;
+            self.engine_plays(mv, "the only move".into(), start, session)?;
             return Ok(true);
         }
         if let Some(m) = self.options.book_move(&pos.board, &mut self.rng) {
             let note = format!("{:+} from the book", m.score);
-            self.engine_plays(m.mv, &note, session)?;
+            self.engine_plays(m.mv, note, start, session)?;
             return Ok(true);
         }
+        let clock = self.search_clock(pos.to_move);
         let limits = self
             .options
             .plan
-            .limits(&pos.board, None, self.options.threads);
-        self.task = Some(Task::Move {
-            start: Instant::now(),
-        });
+            .limits(&pos.board, clock.as_ref(), self.options.threads);
+        self.task = Some(Task::Move { start });
         if self.tty {
             session.raw(&format!("{NAME} is thinking..."))?;
         }
@@ -391,12 +431,23 @@ impl Terminal {
         Ok(false)
     }
 
-    fn engine_plays(&mut self, mv: Move, note: &str, session: &mut Session) -> io::Result<()> {
+    /// Plays the engine's move `mv`, chosen since `start`, and says so with `note`.
+    fn engine_plays(
+        &mut self,
+        mv: Move,
+        mut note: String,
+        start: Instant,
+        session: &mut Session,
+    ) -> io::Result<()> {
         let pos = self.game.position();
         if let Err(e) = self.game.play(mv) {
             // Cannot happen: the engine's moves come from the rules. Say so and stop playing.
             log::error!("the engine chose {mv}: {e}");
             return session.line(&format!("{NAME} chose an illegal move {mv}: {e}"));
+        }
+        if let Some(left) = self.charge(pos.to_move, start.elapsed()) {
+            note.push_str(", ");
+            note.push_str(&left);
         }
         session.line(&format!("{} plays {mv}: {note}.", self.who(pos.to_move)))?;
         if self.players == [Player::Engine; 2] && !self.game.is_over() {
@@ -458,6 +509,10 @@ impl Terminal {
         };
         ggf.black = Some(name(self.players[0]));
         ggf.white = Some(name(self.players[1]));
+        // The engine's clock, for the colours it plays.
+        let clock = |p: Player| self.clock.filter(|_| p == Player::Engine);
+        ggf.time_black = clock(self.players[0]);
+        ggf.time_white = clock(self.players[1]);
         std::fs::write(path, ggf.to_ggf() + "\n").map_err(|e| format!("cannot write {path}: {e}"))
     }
 
@@ -535,6 +590,7 @@ impl Terminal {
                 match game {
                     Ok(g) => {
                         self.game = g;
+                        self.left = [self.clock.map_or(0.0, |c| c.main_secs); 2];
                         session.line("New game.")?;
                         self.advance(session)?;
                     }
@@ -668,7 +724,7 @@ impl Frontend for Terminal {
                         "no search result".to_string(),
                     ),
                 };
-                self.engine_plays(mv, &note, session)?;
+                self.engine_plays(mv, note, start, session)?;
                 self.advance(session)?;
             }
         }
@@ -677,18 +733,14 @@ impl Frontend for Terminal {
 }
 
 /// Runs a terminal game on `input` and `output` until `quit` or the end of the input.
-/// `tty`: the output is a terminal (progress lines are drawn and overwritten, prompts stay
-/// on the line the person types on).
 pub fn run<R: Read + Send + 'static, W: Write>(
     options: Options,
-    players: [Player; 2],
-    game: Game,
-    tty: bool,
+    setup: Setup,
     input: R,
     output: W,
 ) -> io::Result<()> {
     let config = options.engine_config();
-    let mut terminal = Terminal::new(options, players, game, tty);
+    let mut terminal = Terminal::new(options, setup);
     super::run(&mut terminal, input, output, config)
 }
 

@@ -7,8 +7,9 @@
 //! `set [KEY VALUE]`, `stop`, `help`, `quit`. The board is drawn before each of a person's
 //! moves (and after each move when the engine plays both sides). Forced passes are played
 //! and announced by the front-end. The engine plays book moves and single replies at once,
-//! and otherwise searches with the level, depth or time per move of the [`Options`];
-//! `stop` makes it play the best move found so far. A line that is not a legal move or a
+//! and otherwise searches with the level, depth or time per move of the [`Options`], and
+//! within its clock for the game when [`Setup::clock`] gives one; `stop` makes it play the
+//! best move found so far. A line that is not a legal move or a
 //! command is answered with one line saying why, and changes nothing. The end of the input
 //! ends the session, as `quit` does, even while the engine thinks.
 //!

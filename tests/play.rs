@@ -142,11 +142,11 @@ fn bad_input_is_explained_and_changes_nothing() {
     let cases: &[(&str, &str)] = &[
         (
             "a1",
-            "Illegal: a1 is not a legal move for black: d3 c4 f5 e6.",
+            "Illegal: a1 is not a legal move for Black: d3 c4 f5 e6.",
         ),
         (
             "pass",
-            "Illegal: black has a move and cannot pass: d3 c4 f5 e6.",
+            "Illegal: Black has a move and cannot pass: d3 c4 f5 e6.",
         ),
         (
             "z9",
@@ -160,15 +160,22 @@ fn bad_input_is_explained_and_changes_nothing() {
             "hint 0",
             "hint wants a number of moves from 1 to 64, not \"0\".",
         ),
-        (
-            "undo",
-            "Cannot undo: nothing to undo: no move of yours yet.",
-        ),
+        ("undo", "Cannot undo: no move of yours to take back."),
         ("undo twice", "undo takes no argument."),
+        ("f5 now", "a move stands alone on its line, not \"f5 now\"."),
         (
             "set level high",
-            "Not set: level wants a whole number, not \"high\".",
+            "Not set: level wants a whole number from 1 to 60, not \"high\".",
         ),
+        (
+            "set level 61",
+            "Not set: level wants a whole number from 1 to 60",
+        ),
+        (
+            "set threads 0",
+            "Not set: threads wants a whole number from 1 to 256",
+        ),
+        ("set time 1e-300", "Not set: time wants seconds from 0.001"),
         ("set colour red", "Not set: unknown option \"colour\"."),
         ("new f5f5", "Cannot start there: "),
         ("save /nonexistent-dir/game.ggf", "Not saved: cannot write "),
@@ -183,6 +190,11 @@ fn bad_input_is_explained_and_changes_nothing() {
     }
     e.send(&"x".repeat(2 << 20));
     assert!(e.line().contains("too long"));
+    assert!(is_prompt(&e.line()));
+    // A long word is quoted shortened.
+    e.send(&"y".repeat(5000));
+    let l = e.line();
+    assert!(l.len() < 200 && l.contains("yyyy...\" is neither"), "{l:?}");
     assert!(is_prompt(&e.line()));
     e.send("moves");
     assert_eq!(e.line(), "(no move yet)");
@@ -274,6 +286,9 @@ fn undo_hint_swap_new_and_save() {
     e.send("set level 4");
     assert_eq!(e.line(), "level 4");
     to_prompt(&mut e);
+    e.send("set time off");
+    assert_eq!(e.line(), "time none", "the value as it now is");
+    to_prompt(&mut e);
     e.send("set");
     let lines = to_prompt(&mut e);
     assert!(lines.iter().any(|l| l == "level 4"), "{lines:?}");
@@ -286,18 +301,143 @@ fn undo_hint_swap_new_and_save() {
 #[test]
 fn the_engine_plays_itself_to_the_end() {
     let mut e = Engine::start(&["play", "--human", "none", "--level", "1", "--book", "off"]);
+    // The end of piped input comes in its turn: after the game, which needs no input.
+    e.close_stdin();
     let lines = e.until(|l| l.starts_with("Game over: "));
     let mut game = Game::default();
     follow(&mut game, &lines);
     assert!(game.is_over(), "the game ended: {lines:?}");
     assert!(lines.last().unwrap().ends_with(&transcript(&game)));
     assert_eq!(drawing(&lines), game.position().to_string());
-    e.send("quit");
     assert!(e.wait_exit(Duration::from_secs(10)).unwrap().success());
 }
 
 #[test]
-fn stop_and_eof_interrupt_the_thinking_engine() {
+fn quit_ends_a_self_play_game_at_once() {
+    // Level 60 plays perfectly: the first move's search from the start would not end.
+    let mut e = Engine::start(&["play", "--human", "none", "--level", "60", "--book", "off"]);
+    assert!(e.line().starts_with("Outflank "));
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("quit");
+    let status = e.wait_exit(Duration::from_secs(5)).expect("exits on quit");
+    assert!(status.success());
+    // The move cut short is played, and no other (the game is not rushed to its end).
+    let mut rest = Vec::new();
+    while let Some(l) = e.try_line(Duration::from_secs(1)) {
+        rest.push(l);
+    }
+    let moves = rest.iter().filter(|l| l.contains(" plays ")).count();
+    assert!(moves <= 1, "{rest:?}");
+}
+
+#[test]
+fn typed_ahead_input_gets_the_same_answers() {
+    // Moves and a hint sent at once, then the end of the input, are answered as when each
+    // line waits for its prompt: the engine's searches are not cut short.
+    let args = ["play", "--depth", "6", "--book", "off"];
+    let mut e = Engine::start(&args);
+    let mut game = Game::default();
+    let mut sent = Vec::new();
+    let mut answers = Vec::new();
+    to_prompt(&mut e);
+    for _ in 0..3 {
+        let mv = game.position().legal_moves()[0];
+        game.play(mv).unwrap();
+        sent.push(mv.to_string());
+        e.send(&mv.to_string());
+        let lines = to_prompt(&mut e);
+        follow(&mut game, &lines);
+        answers.extend(lines.into_iter().filter(|l| l.contains(" plays ")));
+    }
+    sent.push("hint 2".into());
+    e.send("hint 2");
+    answers.extend(
+        to_prompt(&mut e)
+            .into_iter()
+            .filter(|l| l.starts_with("  ")),
+    );
+    let mut all = Engine::start(&args);
+    all.send(&sent.join("\n"));
+    all.close_stdin();
+    assert!(all.wait_exit(Duration::from_secs(30)).unwrap().success());
+    let mut got = Vec::new();
+    while let Some(l) = all.try_line(Duration::from_millis(200)) {
+        let hint = l.starts_with("  ") && !l.starts_with("  a b");
+        if l.contains(" plays ") || hint {
+            got.push(l);
+        }
+    }
+    // Only the times in the engine's lines may differ.
+    let untimed = |v: &[String]| -> Vec<String> {
+        v.iter()
+            .map(|l| match l.rfind(", ") {
+                Some(i) if l.ends_with(" s.") => l[..i].to_string(),
+                _ => l.clone(),
+            })
+            .collect()
+    };
+    assert_eq!(untimed(&got), untimed(&answers));
+}
+
+#[test]
+fn undo_keeps_the_moves_the_game_started_with() {
+    let mut e = start(&["--human", "white", "--start", "f5d6c3"]);
+    let mut game = parse_transcript("f5d6c3").unwrap();
+    follow(&mut game, &to_prompt(&mut e));
+    e.send("undo");
+    assert_eq!(e.line(), "Cannot undo: no move of yours to take back.");
+    to_prompt(&mut e);
+    let mv = game.position().legal_moves()[0];
+    e.send(&mv.to_string());
+    to_prompt(&mut e);
+    e.send("undo");
+    to_prompt(&mut e);
+    e.send("moves");
+    assert_eq!(e.line(), transcript(&game), "back to before the move");
+    // A board string that starts with `-` (an empty a1) is a position, not an option.
+    let board = "---------------------------OX------XO--------------------------- O";
+    let mut e = start(&["--human", "white", "--start", board]);
+    let lines = to_prompt(&mut e);
+    assert_eq!(lines.last().unwrap(), "White (O, you) to move>");
+}
+
+#[test]
+fn a_hash_table_the_system_refuses_is_an_answer_not_a_crash() {
+    // The system refuses a terabyte only when it does not overcommit memory blindly.
+    let mode = std::fs::read_to_string("/proc/sys/vm/overcommit_memory").unwrap_or_default();
+    if mode.trim() == "1" {
+        eprintln!("this system promises any amount of memory: skipped");
+        return;
+    }
+    for args in [
+        &["play", "--hash", "1000000"][..],
+        &["gtp", "--hash", "1000000"],
+        &["nboard", "--hash", "1000000"],
+        &["analyze", "f5", "--depth", "2", "--hash", "1000000"],
+    ] {
+        let mut e = Engine::start(args);
+        let status = e.wait_exit(Duration::from_secs(10)).expect("exits");
+        assert_eq!(status.code(), Some(2), "{args:?}");
+    }
+    let mut e = start(&[]);
+    to_prompt(&mut e);
+    e.send("set hash 1000000");
+    let l = e.line();
+    assert!(
+        l.starts_with("Not set: cannot have a 1000000 MB hash table"),
+        "{l:?}"
+    );
+    to_prompt(&mut e);
+    e.send("set hash 16");
+    assert_eq!(e.line(), "hash 16");
+    to_prompt(&mut e);
+    e.send("f5");
+    let lines = to_prompt(&mut e);
+    assert!(lines.iter().any(|l| l.contains(" plays ")), "{lines:?}");
+}
+
+#[test]
+fn stop_and_quit_interrupt_the_thinking_engine() {
     // Level 60 plays perfectly: from the start position the search would run for ever.
     let mut e = Engine::start(&["play", "--human", "white", "--level", "60", "--book", "off"]);
     assert!(e.line().starts_with("Outflank "));
@@ -318,8 +458,8 @@ fn stop_and_eof_interrupt_the_thinking_engine() {
     e.send("go");
     std::thread::sleep(Duration::from_millis(300));
     let asked = Instant::now();
-    e.close_stdin();
-    let status = e.wait_exit(Duration::from_secs(5)).expect("exits at EOF");
+    e.send("quit");
+    let status = e.wait_exit(Duration::from_secs(5)).expect("exits on quit");
     assert!(status.success());
     assert!(asked.elapsed() < Duration::from_secs(5));
 }

@@ -82,6 +82,7 @@ pub struct LearnArgs {
 #[derive(ClapArgs, Debug)]
 pub struct ShowArgs {
     /// The position (board string, transcript or GGF game).
+    #[arg(allow_hyphen_values = true)]
     pub position: String,
     /// The book file (default: the shipped book).
     #[arg(long, value_name = "PATH")]

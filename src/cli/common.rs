@@ -24,10 +24,10 @@ pub struct EngineArgs {
 impl EngineArgs {
     /// An engine with these options; fails when the weights file cannot be read.
     pub fn engine(&self) -> anyhow::Result<Engine> {
-        let mut engine = Engine::new(EngineConfig {
+        let mut engine = Engine::try_new(EngineConfig {
             threads: self.threads.max(1),
             hash_mb: self.hash_mb.max(1),
-        });
+        })?;
         if let Some(path) = &self.eval_file {
             engine.set_eval(std::sync::Arc::new(crate::eval::file::load(path)?));
         }

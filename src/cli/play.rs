@@ -17,7 +17,7 @@ pub struct Args {
     #[arg(long, default_value = "black", value_parser = ["black", "white", "both", "none"])]
     pub human: String,
     /// Start from this position (board string, transcript or GGF) instead of the start.
-    #[arg(long, value_name = "POS")]
+    #[arg(long, value_name = "POS", allow_hyphen_values = true)]
     pub start: Option<String>,
     /// The engine's clock for each game, as GGF writes it: the whole game's time, and
     /// optionally seconds added after each move (`5:00`, `2:00/3`). Without a level, depth

@@ -22,7 +22,7 @@
 //! In a position of the opening book (unless `book` is off), `genmove` plays a book move
 //! without a search.
 
-use super::{Flow, Frontend, Input, MAX_LINE, NAME, Options, Session, VERSION};
+use super::{Flow, Frontend, Input, Interrupt, MAX_LINE, NAME, Options, Session, VERSION};
 use crate::board::{Color, Move, Position, Square};
 use crate::game::Game;
 use crate::search::Info;
@@ -737,13 +737,18 @@ impl Gtp {
 }
 
 impl Frontend for Gtp {
-    fn interrupts(&self, input: &Input) -> bool {
-        match input {
+    fn interrupts(&self, input: &Input) -> Interrupt {
+        let quit = match input {
             Input::Eof => true,
             Input::Line(l) => {
                 parse(&preprocess(l)).is_some_and(|r| matches!(r.command, Ok(Command::Quit)))
             }
             Input::TooLong { .. } => false,
+        };
+        if quit {
+            Interrupt::Session
+        } else {
+            Interrupt::No
         }
     }
 

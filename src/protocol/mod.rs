@@ -10,9 +10,10 @@
 //!   with a fresh stop flag, reporting progress and results as [`Event`]s;
 //! - the [`Session`] a front-end writes to (every line flushed) and starts searches from;
 //! - the driver [`run`]: lines are queued and handled one after another while no search
-//!   runs; lines that must interrupt (NBoard's `ping`, `quit`, EOF) stop the running search
-//!   when they arrive, and searches started while such a line waits in the queue stop at
-//!   once;
+//!   runs; lines that must interrupt stop the running search when they arrive: those that
+//!   end the exchange (NBoard's `ping`, `quit`, EOF: [`Interrupt::Session`]) also stop at
+//!   once the searches started while they wait in the queue, while the terminal game's
+//!   `stop` ([`Interrupt::Search`]) stops only the search it arrived during;
 //! - the engine [`Options`] every front-end accepts, and how to set them by name.
 //!
 //! Front-ends parse a line into a command enum first and then dispatch on it; they contain
@@ -25,6 +26,7 @@ pub mod terminal;
 use crate::board::{Board, Move};
 use crate::book::{Book, BookMove};
 use crate::search::time::{Level, MovePlan};
+use crate::search::tt::TranspositionTable;
 use crate::search::{Engine, EngineConfig, Info, Limits};
 use crate::train::Rng;
 use std::collections::VecDeque;
@@ -235,36 +237,36 @@ impl Options {
     /// Threads and hash size reach the engine through `session`. On error nothing changes.
     pub fn set(&mut self, key: &str, value: &str, session: &Session) -> Result<(), String> {
         let none = value.eq_ignore_ascii_case("none") || value.eq_ignore_ascii_case("off");
-        let number = || -> Result<u32, String> {
+        let number = |low: u32, high: u32| -> Result<u32, String> {
             value
                 .parse::<u32>()
-                .map_err(|_| format!("{key} wants a whole number, not {value:?}"))
+                .ok()
+                .filter(|n| (low..=high).contains(n))
+                .ok_or_else(|| {
+                    format!("{key} wants a whole number from {low} to {high}, not {value:?}")
+                })
         };
         match key {
             "threads" => {
-                let t = number()?.clamp(1, 256) as usize;
+                let t = number(1, 256)? as usize;
                 self.threads = t;
                 session.configure(move |e| e.set_threads(t));
             }
             "hash" => {
-                let mb = number()?.clamp(1, 1 << 16) as usize;
+                let mb = number(1, 1 << 20)? as usize;
+                // Made here, so that a refusal of the memory is an answer, not a crash.
+                let table = TranspositionTable::try_new(mb).map_err(|e| e.to_string())?;
                 self.hash_mb = mb;
-                session.configure(move |e| e.set_hash_mb(mb));
+                session.configure(move |e| e.set_table(table));
             }
             "level" => {
                 self.plan.level = if none {
                     None
                 } else {
-                    Some(Level::new(number()?))
+                    Some(Level::new(number(1, 60)?))
                 }
             }
-            "depth" => {
-                self.plan.depth = if none {
-                    None
-                } else {
-                    Some(number()?.clamp(1, 60))
-                }
-            }
+            "depth" => self.plan.depth = if none { None } else { Some(number(1, 60)?) },
             "time" => {
                 self.plan.move_time = if none {
                     None
@@ -272,8 +274,10 @@ impl Options {
                     let s: f64 = value
                         .parse()
                         .ok()
-                        .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s < 1e7)
-                        .ok_or_else(|| format!("time wants seconds, not {value:?}"))?;
+                        .filter(|s: &f64| s.is_finite() && *s >= 0.001 && *s < 1e7)
+                        .ok_or_else(|| {
+                            format!("time wants seconds from 0.001 to 1e7, not {value:?}")
+                        })?;
                     Some(Duration::from_secs_f64(s))
                 }
             }
@@ -341,12 +345,12 @@ pub struct Worker {
 }
 
 impl Worker {
-    /// Starts the worker with a new engine; it reports to `events`.
-    pub fn spawn(config: EngineConfig, events: Sender<Event>) -> Worker {
+    /// Starts the worker with `engine`; it reports to `events`.
+    pub fn spawn(engine: Engine, events: Sender<Event>) -> Worker {
         let (tasks, rx) = channel::<Task>();
         thread::Builder::new()
             .name("outflank-worker".into())
-            .spawn(move || worker_loop(config, rx, events))
+            .spawn(move || worker_loop(engine, rx, events))
             .expect("a worker thread");
         Worker { tasks }
     }
@@ -358,8 +362,7 @@ impl Worker {
     }
 }
 
-fn worker_loop(config: EngineConfig, tasks: Receiver<Task>, events: Sender<Event>) {
-    let mut engine = Engine::new(config);
+fn worker_loop(mut engine: Engine, tasks: Receiver<Task>, events: Sender<Event>) {
     while let Ok(task) = tasks.recv() {
         match task {
             Task::Search {
@@ -425,14 +428,29 @@ pub enum Flow {
     Quit,
 }
 
+/// What an input does to the running search when it arrives (it is handled in its turn
+/// all the same).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interrupt {
+    /// Nothing: it waits for the search to end.
+    No,
+    /// Stops the running search.
+    Search,
+    /// Stops the running search, and every search started before it is handled (it ends
+    /// the exchange: quit, EOF, NBoard's ping).
+    Session,
+}
+
 /// The front-end's side of a session: the output, the worker, the running search.
 pub struct Session<'w> {
     out: Box<dyn Write + 'w>,
     worker: Worker,
     next_id: u64,
     running: Option<(u64, Arc<AtomicBool>)>,
-    /// Interrupting lines that wait in the queue.
+    /// [`Interrupt::Session`] lines that wait in the queue.
     interrupts: usize,
+    /// Lines (not the end of the input) that wait in the queue.
+    waiting: usize,
 }
 
 impl Session<'_> {
@@ -473,6 +491,18 @@ impl Session<'_> {
         self.running.is_some()
     }
 
+    /// True when lines wait to be handled (they come once no search runs); the end of the
+    /// input does not count.
+    pub fn input_waiting(&self) -> bool {
+        self.waiting > 0
+    }
+
+    /// True when an [`Interrupt::Session`] input waits: a search started now would stop at
+    /// once.
+    pub fn interrupt_pending(&self) -> bool {
+        self.interrupts > 0
+    }
+
     /// Asks the running search, if any, to stop (it returns its best result so far).
     pub fn stop(&self) {
         if let Some((_, stop)) = &self.running {
@@ -493,35 +523,43 @@ pub trait Frontend {
     fn start(&mut self, _session: &mut Session) -> io::Result<Flow> {
         Ok(Flow::Continue)
     }
-    /// True for inputs that must stop a running search as soon as they arrive (they are
-    /// still handled in order).
-    fn interrupts(&self, input: &Input) -> bool;
+    /// What `input` does to a running search when it arrives (it is still handled in
+    /// order).
+    fn interrupts(&self, input: &Input) -> Interrupt;
     /// Handles one input while no search runs (it may start one).
     fn input(&mut self, input: Input, session: &mut Session) -> io::Result<Flow>;
     /// A running search finished an iteration.
     fn progress(&mut self, info: &Info, session: &mut Session) -> io::Result<()>;
     /// The running search returned (the front-end may start another one).
     fn done(&mut self, info: Info, session: &mut Session) -> io::Result<Flow>;
+    /// Nothing runs and no input waits: a front-end that acts on its own (the engine
+    /// playing itself) may go on here.
+    fn idle(&mut self, _session: &mut Session) -> io::Result<Flow> {
+        Ok(Flow::Continue)
+    }
 }
 
 /// Runs a front-end: reads `input` on its own thread, writes replies to `output`, and
 /// searches with an engine configured by `config` on a worker thread. Returns at `quit`,
-/// at EOF, or when the output is closed (an error).
+/// at EOF, or when the output is closed (an error); fails at once, before reading
+/// anything, when the system refuses the memory of the hash table.
 pub fn run<F, R, W>(frontend: &mut F, input: R, output: W, config: EngineConfig) -> io::Result<()>
 where
     F: Frontend,
     R: Read + Send + 'static,
     W: Write,
 {
+    let engine = Engine::try_new(config).map_err(io::Error::other)?;
     let (tx, rx) = channel::<Event>();
     spawn_reader(input, tx.clone());
-    let worker = Worker::spawn(config, tx);
+    let worker = Worker::spawn(engine, tx);
     let mut session = Session {
         out: Box::new(output),
         worker,
         next_id: 0,
         running: None,
         interrupts: 0,
+        waiting: 0,
     };
     let result = drive(frontend, &rx, &mut session);
     session.stop();
@@ -540,9 +578,13 @@ fn drive<F: Frontend>(
     loop {
         while !session.busy() {
             let Some(input) = queue.pop_front() else {
+                if frontend.idle(session)? == Flow::Quit {
+                    return Ok(());
+                }
                 break;
             };
-            if frontend.interrupts(&input) {
+            session.waiting = lines_in(&queue);
+            if frontend.interrupts(&input) == Interrupt::Session {
                 session.interrupts -= 1;
             }
             if frontend.input(input, session)? == Flow::Quit {
@@ -555,11 +597,16 @@ fn drive<F: Frontend>(
         };
         match event {
             Event::Input(input) => {
-                if frontend.interrupts(&input) {
-                    session.interrupts += 1;
-                    session.stop();
+                match frontend.interrupts(&input) {
+                    Interrupt::No => {}
+                    Interrupt::Search => session.stop(),
+                    Interrupt::Session => {
+                        session.interrupts += 1;
+                        session.stop();
+                    }
                 }
                 queue.push_back(input);
+                session.waiting = lines_in(&queue);
             }
             Event::Progress { id, info } => {
                 if session.running.as_ref().is_some_and(|r| r.0 == id) {
@@ -576,6 +623,11 @@ fn drive<F: Frontend>(
             }
         }
     }
+}
+
+/// The lines in `queue` (the end of the input, last if there, is not one).
+fn lines_in(queue: &VecDeque<Input>) -> usize {
+    queue.len() - usize::from(queue.back() == Some(&Input::Eof))
 }
 
 /// Formats a duration in seconds with two decimals, as both protocols print times.

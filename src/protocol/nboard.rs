@@ -22,7 +22,7 @@
 //! time in its annotation (`F5/-1.50/3.2`): time left = main time + increments - the times
 //! of the mover's moves.
 
-use super::{Flow, Frontend, Input, NAME, Options, Session, seconds_text};
+use super::{Flow, Frontend, Input, Interrupt, NAME, Options, Session, seconds_text};
 use crate::board::{Board, Color, Move};
 use crate::book::build::Builder;
 use crate::game::Game;
@@ -458,11 +458,16 @@ impl NBoard {
 }
 
 impl Frontend for NBoard {
-    fn interrupts(&self, input: &Input) -> bool {
-        match input {
+    fn interrupts(&self, input: &Input) -> Interrupt {
+        let ends = match input {
             Input::Eof => true,
             Input::Line(l) => matches!(parse(l), Some(Command::Ping(_) | Command::Quit)),
             Input::TooLong { .. } => false,
+        };
+        if ends {
+            Interrupt::Session
+        } else {
+            Interrupt::No
         }
     }
 

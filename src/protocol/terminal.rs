@@ -9,14 +9,16 @@
 //! and announced by the front-end. The engine plays book moves and single replies at once,
 //! and otherwise searches with the level, depth or time per move of the [`Options`], and
 //! within its clock for the game when [`Setup::clock`] gives one; `stop` makes it play the
-//! best move found so far. A line that is not a legal move or a
-//! command is answered with one line saying why, and changes nothing. The end of the input
-//! ends the session, as `quit` does, even while the engine thinks.
+//! best move found so far. A line that is not a legal move or a command is answered with
+//! one line saying why, and changes nothing. `quit` ends the session at once, even while
+//! the engine thinks, and so does the end of the input at a terminal (Ctrl-D); the end of
+//! piped input comes in its turn, after the lines before it have had their answers.
+//! `undo` takes back a person's last move and never the moves the game was given.
 //!
 //! At the end of a game the result is given both ways people count it: the discs on the
 //! board, and the tournament score that gives the empty squares to the winner.
 
-use super::{Flow, Frontend, Input, MAX_LINE, NAME, Options, Session};
+use super::{Flow, Frontend, Input, Interrupt, MAX_LINE, NAME, Options, Session};
 use crate::board::{Color, Move, MoveError, Position};
 use crate::game::Game;
 use crate::notation::{self, GgfGame, move_list, parse_position, transcript};
@@ -71,8 +73,7 @@ pub enum Command {
 
 /// The help text (`help`).
 pub const HELP: &str = "\
-Moves: a square such as f5 (any case); pass only when you have no move (passes are
-played for you anyway).
+Moves: a square such as f5 (any case). Passes are played for whoever has no move.
 Commands:
   undo          take back your last move (and the engine's reply)
   hint [N]      the best N moves with their scores (default 3)
@@ -97,6 +98,8 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         return Ok(None);
     };
     let rest: Vec<&str> = words.collect();
+    // The rest of the line as typed (a file name may hold runs of spaces).
+    let tail = line[first.len()..].trim();
     let name = first.to_ascii_lowercase();
     let no_args = |c: Command| -> Result<Option<Command>, String> {
         if rest.is_empty() {
@@ -119,15 +122,11 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         },
         "go" => no_args(Command::Go),
         "swap" => no_args(Command::Swap),
-        "new" => Ok(Some(Command::New(
-            (!rest.is_empty()).then(|| rest.join(" ")),
-        ))),
+        "new" => Ok(Some(Command::New((!tail.is_empty()).then(|| tail.into())))),
         "board" | "show" => no_args(Command::Board),
         "moves" | "history" => no_args(Command::Moves),
-        "save" => match rest.as_slice() {
-            [] => Err("save wants a file name".to_string()),
-            _ => Ok(Some(Command::Save(rest.join(" ")))),
-        },
+        "save" if tail.is_empty() => Err("save wants a file name".to_string()),
+        "save" => Ok(Some(Command::Save(tail.into()))),
         "set" => match rest.as_slice() {
             [] => Ok(Some(Command::Set(None))),
             [k, v] => Ok(Some(Command::Set(Some((
@@ -144,13 +143,33 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
             _ => Err("play wants one move (play f5)".to_string()),
         },
         _ if rest.is_empty() => parse_move(first).map(|m| Some(Command::Move(m))),
-        _ => Err(format!("unknown command {first:?} (help lists them)")),
+        _ if first.parse::<Move>().is_ok() => Err(format!(
+            "a move stands alone on its line, not {}",
+            quoted(line)
+        )),
+        _ => Err(format!(
+            "unknown command {} (help lists them)",
+            quoted(first)
+        )),
     }
 }
 
 fn parse_move(text: &str) -> Result<Move, String> {
-    text.parse::<Move>()
-        .map_err(|_| format!("{text:?} is neither a move nor a command (help lists them)"))
+    text.parse::<Move>().map_err(|_| {
+        format!(
+            "{} is neither a move nor a command (help lists them)",
+            quoted(text)
+        )
+    })
+}
+
+/// Text from the input, quoted and escaped for an answer, and shortened past 40 characters.
+fn quoted(text: &str) -> String {
+    const MOST: usize = 40;
+    match text.char_indices().nth(MOST) {
+        Some((i, _)) => format!("{:?}", format!("{}...", &text[..i])),
+        None => format!("{text:?}"),
+    }
 }
 
 /// What the running search is for.
@@ -182,7 +201,13 @@ pub struct Terminal {
     options: Options,
     players: [Player; 2],
     game: Game,
+    /// The moves of the game as it was given (`--start`, `new POS`), which `undo` keeps.
+    base: usize,
+    /// For each move of `game`, whether a person played it.
+    by_human: Vec<bool>,
     task: Option<Task>,
+    /// The engine, playing on, waits for the lines typed meanwhile to be handled.
+    paused: bool,
     /// The engine's clock setting, and the seconds left on each colour's clock (used for
     /// the colours the engine plays).
     clock: Option<notation::Clock>,
@@ -246,7 +271,11 @@ pub fn result_text(pos: &Position) -> String {
     let empty = 64 - black - white;
     let score = pos.black_final_score();
     if score == 0 {
-        return format!("Draw, {black}-{white}");
+        return if empty == 0 {
+            format!("Draw, {black}-{white}")
+        } else {
+            format!("Draw, {black}-{white}, 32-32 with the {empty} empty squares shared")
+        };
     }
     let (winner, w, l) = if score > 0 {
         ("Black", black, white)
@@ -270,9 +299,12 @@ fn move_error_text(pos: &Position, mv: Move, e: &MoveError) -> String {
     match e {
         MoveError::GameOver => "the game is over (new starts another)".to_string(),
         MoveError::PassWithMoves => {
-            format!("{} has a move and cannot pass: {legal}", pos.to_move)
+            format!("{} has a move and cannot pass: {legal}", title(pos.to_move))
         }
-        _ => format!("{mv} is not a legal move for {}: {legal}", pos.to_move),
+        _ => format!(
+            "{mv} is not a legal move for {}: {legal}",
+            title(pos.to_move)
+        ),
     }
 }
 
@@ -283,8 +315,11 @@ impl Terminal {
         Terminal {
             options,
             players: setup.players,
+            base: setup.game.len(),
+            by_human: vec![false; setup.game.len()],
             game: setup.game,
             task: None,
+            paused: false,
             clock: setup.clock,
             left: [main; 2],
             tty: setup.tty,
@@ -309,6 +344,21 @@ impl Terminal {
         *left = (*left - elapsed.as_secs_f64()).max(0.0) + setting.increment;
         let t = left.floor() as u64;
         Some(format!("{}:{:02} left", t / 60, t % 60))
+    }
+
+    /// Plays `mv`, by a person or not; on error nothing changes.
+    fn play(&mut self, mv: Move, human: bool) -> Result<(), MoveError> {
+        self.game.play(mv)?;
+        self.by_human.push(human);
+        Ok(())
+    }
+
+    /// Starts again from `game`, whose moves `undo` keeps.
+    fn restart(&mut self, game: Game) {
+        self.base = game.len();
+        self.by_human = vec![false; game.len()];
+        self.game = game;
+        self.left = [self.clock.map_or(0.0, |c| c.main_secs); 2];
     }
 
     fn player(&self, c: Color) -> Player {
@@ -349,7 +399,7 @@ impl Terminal {
             .rev()
             .find(|(m, _)| **m != Move::Pass);
         if let Some((mv, before)) = last {
-            status.push_str(&format!("; last move {mv} by {}", before.to_move));
+            status.push_str(&format!("; last move {mv} by {}", title(before.to_move)));
         }
         session.line(&status)
     }
@@ -371,6 +421,7 @@ impl Terminal {
 
     /// Plays on until a person is to move, the engine thinks, or the game ends.
     fn advance(&mut self, session: &mut Session) -> io::Result<()> {
+        self.paused = false;
         loop {
             let pos = self.game.position();
             if pos.board.is_game_over() {
@@ -384,7 +435,7 @@ impl Terminal {
                 return self.prompt(session);
             }
             if pos.board.must_pass() {
-                self.game.play(Move::Pass).expect("a forced pass");
+                self.play(Move::Pass, false).expect("a forced pass");
                 session.line(&format!(
                     "{} has no move and passes.",
                     self.who(pos.to_move)
@@ -425,9 +476,6 @@ impl Terminal {
             .plan
             .limits(&pos.board, clock.as_ref(), self.options.threads);
         self.task = Some(Task::Move { start });
-        if self.tty {
-            session.raw(&format!("{NAME} is thinking..."))?;
-        }
         session.search(pos.board, limits, true);
         Ok(false)
     }
@@ -441,7 +489,7 @@ impl Terminal {
         session: &mut Session,
     ) -> io::Result<()> {
         let pos = self.game.position();
-        if let Err(e) = self.game.play(mv) {
+        if let Err(e) = self.play(mv, false) {
             // Cannot happen: the engine's moves come from the rules. Say so and stop playing.
             log::error!("the engine chose {mv}: {e}");
             return session.line(&format!("{NAME} chose an illegal move {mv}: {e}"));
@@ -457,19 +505,18 @@ impl Terminal {
         Ok(())
     }
 
-    /// `undo`: back to the last position where a person was to move before they played.
+    /// `undo`: back to before the last move a person played (the engine's replies after
+    /// it go too), never into the moves the game was given.
     fn undo(&mut self) -> Result<(), &'static str> {
-        let by_human = |g: &Game, i: usize| {
-            g.moves()[i] != Move::Pass && self.player(g.positions()[i].to_move) == Player::Human
-        };
-        let Some(last) = (0..self.game.len())
+        let Some(last) = (self.base..self.game.len())
             .rev()
-            .find(|&i| by_human(&self.game, i))
+            .find(|&i| self.by_human[i])
         else {
-            return Err("nothing to undo: no move of yours yet");
+            return Err("no move of yours to take back");
         };
         while self.game.len() > last {
             self.game.undo();
+            self.by_human.pop();
         }
         Ok(())
     }
@@ -495,9 +542,6 @@ impl Terminal {
         let mut limits = self.options.analysis_limits(&board);
         limits.multipv = n;
         self.task = Some(Task::Hint);
-        if self.tty {
-            session.raw("Thinking...")?;
-        }
         session.search(board, limits, false);
         Ok(())
     }
@@ -515,14 +559,6 @@ impl Terminal {
         ggf.time_black = clock(self.players[0]);
         ggf.time_white = clock(self.players[1]);
         std::fs::write(path, ggf.to_ggf() + "\n").map_err(|e| format!("cannot write {path}: {e}"))
-    }
-
-    /// Clears a progress line (on a terminal).
-    fn clear_progress(&self, session: &mut Session) -> io::Result<()> {
-        if self.tty {
-            session.raw("\r\x1b[K")?;
-        }
-        Ok(())
     }
 
     fn handle(&mut self, command: Command, session: &mut Session) -> io::Result<Flow> {
@@ -552,7 +588,7 @@ impl Terminal {
                 } else if !human_to_move {
                     session.line(&format!("It is {NAME}'s move."))?;
                 } else {
-                    match self.game.play(mv) {
+                    match self.play(mv, true) {
                         Ok(()) => self.advance(session)?,
                         Err(e) => {
                             session
@@ -590,8 +626,7 @@ impl Terminal {
                 };
                 match game {
                     Ok(g) => {
-                        self.game = g;
-                        self.left = [self.clock.map_or(0.0, |c| c.main_secs); 2];
+                        self.restart(g);
                         session.line("New game.")?;
                         self.advance(session)?;
                     }
@@ -614,7 +649,13 @@ impl Terminal {
             }
             Command::Set(Some((key, value))) => {
                 match self.options.set(&key, &value, session) {
-                    Ok(()) => session.line(&format!("{key} {value}"))?,
+                    // The value as it now is (`10` for `level 10`, `none` for `time off`).
+                    Ok(()) => {
+                        let now = self.options.describe();
+                        let prefix = format!("{key} ");
+                        let line = now.lines().find(|l| l.starts_with(&prefix));
+                        session.line(line.unwrap_or(&key))?
+                    }
                     Err(why) => session.line(&format!("Not set: {why}."))?,
                 }
                 self.prompt(session)?;
@@ -635,17 +676,36 @@ impl Frontend for Terminal {
         Ok(Flow::Continue)
     }
 
-    fn interrupts(&self, input: &Input) -> bool {
+    fn interrupts(&self, input: &Input) -> Interrupt {
         match input {
-            Input::Eof => true,
-            Input::Line(l) => matches!(parse(l), Ok(Some(Command::Stop | Command::Quit))),
-            Input::TooLong { .. } => false,
+            // At a terminal, Ctrl-D leaves at once; the end of piped input comes in its turn,
+            // after the moves and commands before it.
+            Input::Eof if self.tty => Interrupt::Session,
+            Input::Line(l) => match parse(l) {
+                Ok(Some(Command::Stop)) => Interrupt::Search,
+                Ok(Some(Command::Quit)) => Interrupt::Session,
+                _ => Interrupt::No,
+            },
+            Input::Eof | Input::TooLong { .. } => Interrupt::No,
         }
+    }
+
+    fn idle(&mut self, session: &mut Session) -> io::Result<Flow> {
+        if self.paused {
+            self.advance(session)?;
+        }
+        Ok(Flow::Continue)
     }
 
     fn input(&mut self, input: Input, session: &mut Session) -> io::Result<Flow> {
         match input {
-            Input::Eof => Ok(Flow::Quit),
+            Input::Eof => {
+                if self.tty {
+                    // Off the prompt's line.
+                    session.line("")?;
+                }
+                Ok(Flow::Quit)
+            }
             Input::TooLong { len } => {
                 session.line(&format!(
                     "A line of {len} bytes is too long (at most {MAX_LINE})."
@@ -669,14 +729,15 @@ impl Frontend for Terminal {
     }
 
     fn progress(&mut self, info: &Info, session: &mut Session) -> io::Result<()> {
-        if !self.tty {
+        // At a terminal, a line for each iteration that ends after the first second, so
+        // that a long think shows where it stands.
+        if !self.tty || info.elapsed < Duration::from_secs(1) {
             return Ok(());
         }
         if let Some(best) = info.best() {
-            // Short enough for one line of a narrow terminal, which `\r` can overwrite.
-            let pv = &best.pv[..best.pv.len().min(8)];
-            session.raw(&format!(
-                "\r\x1b[K{NAME} thinks, {}: {} {}  {:.1} s",
+            let pv = &best.pv[..best.pv.len().min(10)];
+            session.line(&format!(
+                "  ({NAME} thinks, {}: {} {}, {:.1} s)",
                 search_text(info),
                 score_text(best.score, info.solve),
                 move_list(pv),
@@ -687,7 +748,6 @@ impl Frontend for Terminal {
     }
 
     fn done(&mut self, info: Info, session: &mut Session) -> io::Result<Flow> {
-        self.clear_progress(session)?;
         match self.task.take() {
             None => {}
             Some(Task::Hint) => {
@@ -726,7 +786,13 @@ impl Frontend for Terminal {
                     ),
                 };
                 self.engine_plays(mv, note, start, session)?;
-                self.advance(session)?;
+                if session.input_waiting() || session.interrupt_pending() {
+                    // Lines typed meanwhile come first (a quit ends the game here); then
+                    // `idle` plays on.
+                    self.paused = true;
+                } else {
+                    self.advance(session)?;
+                }
             }
         }
         Ok(Flow::Continue)
@@ -788,7 +854,12 @@ mod tests {
         let full = Position::from_colors(u64::MAX >> 24, !(u64::MAX >> 24), Color::Black);
         assert_eq!(result_text(&full), "Black wins 40-24 (+16)");
         let empties = Position::from_colors(0xff, 0xff00, Color::White);
-        assert_eq!(result_text(&empties), "Draw, 8-8");
+        assert_eq!(
+            result_text(&empties),
+            "Draw, 8-8, 32-32 with the 48 empty squares shared"
+        );
+        let full_draw = Position::from_colors(u64::MAX >> 32, !(u64::MAX >> 32), Color::Black);
+        assert_eq!(result_text(&full_draw), "Draw, 32-32");
         let some = Position::from_colors(0xff, 0xf00, Color::White);
         assert_eq!(
             result_text(&some),

@@ -176,8 +176,19 @@ fn make_pool(threads: usize) -> rayon::ThreadPool {
 impl Engine {
     /// An engine with the given settings and the default evaluation.
     pub fn new(config: EngineConfig) -> Engine {
+        Self::with_table(&config, TranspositionTable::new(config.hash_mb))
+    }
+
+    /// An engine with these settings, or the error when the system refuses the memory of
+    /// its hash table ([`Engine::new`] aborts then).
+    pub fn try_new(config: EngineConfig) -> Result<Engine, tt::TableTooLarge> {
+        let table = TranspositionTable::try_new(config.hash_mb)?;
+        Ok(Self::with_table(&config, table))
+    }
+
+    fn with_table(config: &EngineConfig, tt: TranspositionTable) -> Engine {
         Engine {
-            tt: TranspositionTable::new(config.hash_mb),
+            tt,
             eval: Arc::new(crate::eval::default_weights()),
             probcut: ProbcutParams::default(),
             threads: config.threads.max(1),
@@ -219,6 +230,12 @@ impl Engine {
     /// Replaces the hash table by an empty one of `mb` megabytes.
     pub fn set_hash_mb(&mut self, mb: usize) {
         self.tt = TranspositionTable::new(mb);
+    }
+
+    /// Uses `table` (made with [`TranspositionTable::try_new`], where a refusal of memory
+    /// can be reported) as the hash table from now on.
+    pub fn set_table(&mut self, table: TranspositionTable) {
+        self.tt = table;
     }
 
     /// Hash table size in megabytes.

@@ -131,30 +131,30 @@ unsafe impl Send for Buckets {}
 unsafe impl Sync for Buckets {}
 
 impl Buckets {
-    /// `n` (at least 1) empty buckets.
-    fn new(n: usize) -> Buckets {
+    /// `n` (at least 1) empty buckets; `None` when the system has not that much memory to
+    /// give.
+    fn new(n: usize) -> Option<Buckets> {
         let align = std::mem::align_of::<Bucket>();
         let size = n
             .checked_mul(size_of::<Bucket>())
-            .and_then(|x| x.checked_add(align))
-            .expect("table size fits memory");
-        let layout = std::alloc::Layout::from_size_align(size, 16).expect("table size fits memory");
+            .and_then(|x| x.checked_add(align))?;
+        let layout = std::alloc::Layout::from_size_align(size, 16).ok()?;
         // SAFETY: the layout's size is not zero.
         let base = unsafe { std::alloc::alloc_zeroed(layout) };
         if base.is_null() {
-            std::alloc::handle_alloc_error(layout);
+            return None;
         }
         advise_huge_pages(base, size);
         // At most `align - 16` bytes in, so `n` buckets fit in the `align` bytes added.
         let skip = base.align_offset(align);
         // SAFETY: `skip` < `align`, within the allocation.
         let first = unsafe { base.add(skip) }.cast::<Bucket>();
-        Buckets {
+        Some(Buckets {
             base,
             layout,
             first,
             len: n,
-        }
+        })
     }
 }
 
@@ -218,19 +218,48 @@ pub struct TranspositionTable {
     epoch: AtomicU64,
 }
 
+/// A table that cannot be had: the system refused that much memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableTooLarge {
+    /// The size asked for, in megabytes.
+    pub mb: usize,
+}
+
+impl std::fmt::Display for TableTooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot have a {} MB hash table: the system refused the memory",
+            self.mb
+        )
+    }
+}
+
+impl std::error::Error for TableTooLarge {}
+
 impl TranspositionTable {
     /// A table of about `mb` megabytes (rounded down to a power of two number of buckets; at
-    /// least one bucket).
+    /// least one bucket). Aborts, as a failed allocation does, when the system refuses the
+    /// memory; [`TranspositionTable::try_new`] reports it instead.
     pub fn new(mb: usize) -> TranspositionTable {
-        let bytes = mb.max(1) * 1024 * 1024;
+        Self::try_new(mb).unwrap_or_else(|e| {
+            log::error!("{e}");
+            std::process::abort()
+        })
+    }
+
+    /// A table of about `mb` megabytes, or the error when the system refuses the memory
+    /// (the memory is only reserved here: pages come on first use).
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, TableTooLarge> {
+        let bytes = mb.max(1).saturating_mul(1024 * 1024);
         let buckets = (bytes / (16 * BUCKET)).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        TranspositionTable {
-            slots: Buckets::new(buckets),
+        Ok(TranspositionTable {
+            slots: Buckets::new(buckets).ok_or(TableTooLarge { mb })?,
             mask: buckets - 1,
             date: AtomicU64::new(0),
             epoch: AtomicU64::new(1),
-        }
+        })
     }
 
     /// Size in megabytes.

@@ -196,6 +196,59 @@ fn multipv_scores_are_exact_and_sorted() {
     }
 }
 
+/// Plays `pv` from `b` to the end of the game; the final score from `b`'s side to move.
+fn play_out(b: Board, pv: &[outflank::board::Move]) -> i32 {
+    let end = pv.iter().fold(b, |b, &mv| {
+        b.play_move(mv)
+            .unwrap_or_else(|e| panic!("{mv} in {pv:?}: {e}"))
+    });
+    assert!(end.is_game_over(), "{pv:?} does not end the game");
+    if pv.len().is_multiple_of(2) {
+        end.final_score()
+    } else {
+        -end.final_score()
+    }
+}
+
+#[test]
+fn solved_lines_play_to_the_end_with_their_scores() {
+    // Every line of an exact solve (multi-PV), played out, ends the game with its score; a
+    // win/loss/draw line ends it with the right sign; a depth-limited line has its depth.
+    let e = engine(2);
+    for seed in 0..12u64 {
+        let b = random_position(seed * 7 + 3, 10 + (seed % 9) as u32);
+        let limits = Limits {
+            solve: Some(Solve::Exact),
+            multipv: 3,
+            ..Limits::default()
+        };
+        let info = e.search(b, &limits, &mut |_| {});
+        for l in &info.lines {
+            assert_eq!(play_out(b, &l.pv), l.score, "seed {seed}: {:?}", l.pv);
+        }
+        let wld = solve(&e, b, Solve::Wld);
+        let l = wld.best().unwrap();
+        assert_eq!(
+            play_out(b, &l.pv).signum(),
+            l.score,
+            "seed {seed}: {:?}",
+            l.pv
+        );
+    }
+    for depth in 1..=6u32 {
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let info = e.search(Board::start(), &limits, &mut |_| {});
+        assert_eq!(
+            info.best().unwrap().pv.len(),
+            depth as usize,
+            "depth {depth}"
+        );
+    }
+}
+
 #[test]
 fn depth_limited_search_reports_each_depth() {
     let e = engine(2);

@@ -485,28 +485,25 @@ impl Root<'_, '_> {
                 continue;
             }
             let new_order: Vec<u8> = scores.iter().map(|x| x.1).collect();
-            let lines = scores
-                .iter()
-                .take(multipv)
-                .map(|&(score, sq)| {
-                    let score = match kind {
-                        RootKind::End(Solve::Wld) => score.signum(),
-                        _ => score,
-                    };
-                    Line {
-                        mv: Move::Play(Square::new(sq).expect("a square")),
-                        score,
-                        pv: {
-                            // The hash table may know more than this iteration searched.
-                            let mut pv = self.pv(board, sq);
-                            if let RootKind::Mid(d) = kind {
-                                pv.truncate(d.max(1) as usize);
-                            }
-                            pv
-                        },
-                    }
-                })
-                .collect();
+            let mut lines = Vec::with_capacity(multipv);
+            for &(score, sq) in scores.iter().take(multipv) {
+                let score = match kind {
+                    RootKind::End(Solve::Wld) => score.signum(),
+                    _ => score,
+                };
+                // The hash table may know more than this iteration searched.
+                let mut pv = self.pv(board, sq);
+                if let RootKind::Mid(d) = kind {
+                    pv.truncate(d.max(1) as usize);
+                }
+                complete_pv(&mut s, board, &mut pv, score, kind);
+                lines.push(Line {
+                    mv: Move::Play(Square::new(sq).expect("a square")),
+                    score,
+                    pv,
+                });
+            }
+            s.flush();
             return Some((lines, new_order));
         }
     }
@@ -600,6 +597,86 @@ impl Root<'_, '_> {
             pv.pop();
         }
         pv
+    }
+}
+
+/// The most empties at which [`complete_pv`] solves a line's missing moves.
+const PV_SOLVE_EMPTIES: u32 = 14;
+
+/// The most plies a midgame line may lack for [`complete_pv`] to search its moves.
+const PV_SEARCH_DEPTH: i32 = 4;
+
+/// Extends `pv` (moves from `board`, scored `score` for the side to move there) where the
+/// hash table's moves end, which is where its entries stop (the smallest endgame nodes
+/// and the last plies of a midgame search keep none): in a solve, at [`PV_SOLVE_EMPTIES`]
+/// or fewer, with the first move whose own solve keeps the score; in a midgame search of
+/// depth `d`, to `d` moves when at most [`PV_SEARCH_DEPTH`] are missing, with the best
+/// move of a search of the depth left. Stops where nothing keeps the score (a selective
+/// result) or when the search is stopped. Trailing passes are dropped. The nodes count as
+/// the search's.
+fn complete_pv(s: &mut Searcher<'_>, board: Board, pv: &mut Vec<Move>, score: i32, kind: RootKind) {
+    let mut b = board;
+    let mut e = score;
+    for &mv in pv.iter() {
+        let Ok(next) = b.play_move(mv) else { return };
+        b = next;
+        e = -e;
+    }
+    loop {
+        if b.is_game_over() || s.stopped {
+            break;
+        }
+        if b.moves() == 0 {
+            pv.push(Move::Pass);
+            b = b.passed();
+            e = -e;
+            continue;
+        }
+        let next = match kind {
+            RootKind::End(solve) => {
+                if b.empty_count() > PV_SOLVE_EMPTIES {
+                    break;
+                }
+                // A window around the score, from the child's side.
+                let (lo, hi) = match solve {
+                    Solve::Wld => (-1, 1),
+                    Solve::Exact => (-e - 1, -e + 1),
+                };
+                Square::iter(b.moves()).find(|&sq| {
+                    let child = b.play(sq).expect("a legal move");
+                    let v = -s.end(child, lo, hi);
+                    match solve {
+                        Solve::Wld => v.signum() == e.signum(),
+                        Solve::Exact => v == e,
+                    }
+                })
+            }
+            RootKind::Mid(d) => {
+                let left = d - pv.len() as i32;
+                if !(1..=PV_SEARCH_DEPTH).contains(&left) {
+                    break;
+                }
+                let mut best: Option<(i32, Square)> = None;
+                for sq in Square::iter(b.moves()) {
+                    let child = b.play(sq).expect("a legal move");
+                    let v = -s.mid(child, -64, 64, left - 1);
+                    if best.is_none_or(|(bv, _)| v > bv) {
+                        best = Some((v, sq));
+                    }
+                }
+                best.map(|(_, sq)| sq)
+            }
+        };
+        let Some(sq) = next else { break };
+        if s.stopped {
+            break;
+        }
+        pv.push(Move::Play(sq));
+        b = b.play(sq).expect("a legal move");
+        e = -e;
+    }
+    while pv.last() == Some(&Move::Pass) {
+        pv.pop();
     }
 }
 

@@ -191,8 +191,9 @@ pub struct Setup {
     /// The engine's clock for each game, in GGF terms (main time, increment); without it
     /// the engine's moves follow the options' level, depth or time per move alone.
     pub clock: Option<notation::Clock>,
-    /// The output is a terminal: progress lines are drawn and overwritten, and prompts
-    /// stay on the line the person types on.
+    /// The input and output are a terminal: prompts stay on the line the person types on,
+    /// a long think shows a line for each depth it completes, and the end of the input
+    /// (Ctrl-D) leaves at once.
     pub tty: bool,
 }
 

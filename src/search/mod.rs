@@ -612,18 +612,32 @@ const PV_SEARCH_DEPTH: i32 = 4;
 /// or fewer, with the first move whose own solve keeps the score; in a midgame search of
 /// depth `d`, to `d` moves when at most [`PV_SEARCH_DEPTH`] are missing, with the best
 /// move of a search of the depth left. Stops where nothing keeps the score (a selective
-/// result) or when the search is stopped. Trailing passes are dropped. The nodes count as
-/// the search's.
+/// result) or when the search is stopped. A midgame line may end with a pass, one of its
+/// plies. The nodes count as the search's.
 fn complete_pv(s: &mut Searcher<'_>, board: Board, pv: &mut Vec<Move>, score: i32, kind: RootKind) {
     let mut b = board;
     let mut e = score;
-    for &mv in pv.iter() {
+    for (i, &mv) in pv.iter().enumerate() {
+        // In a solve, the table's moves are trusted down to the solving depth only: below
+        // it they may be a midgame iteration's, which need not keep the score. (The root
+        // move stays: it is the line's.)
+        if i > 0 && matches!(kind, RootKind::End(_)) && b.empty_count() <= PV_SOLVE_EMPTIES {
+            pv.truncate(i);
+            break;
+        }
         let Ok(next) = b.play_move(mv) else { return };
         b = next;
         e = -e;
     }
     loop {
         if b.is_game_over() || s.stopped {
+            break;
+        }
+        let within = match kind {
+            RootKind::End(_) => b.empty_count() <= PV_SOLVE_EMPTIES,
+            RootKind::Mid(d) => (1..=PV_SEARCH_DEPTH).contains(&(d - pv.len() as i32)),
+        };
+        if !within {
             break;
         }
         if b.moves() == 0 {
@@ -634,9 +648,6 @@ fn complete_pv(s: &mut Searcher<'_>, board: Board, pv: &mut Vec<Move>, score: i3
         }
         let next = match kind {
             RootKind::End(solve) => {
-                if b.empty_count() > PV_SOLVE_EMPTIES {
-                    break;
-                }
                 // A window around the score, from the child's side.
                 let (lo, hi) = match solve {
                     Solve::Wld => (-1, 1),
@@ -653,9 +664,6 @@ fn complete_pv(s: &mut Searcher<'_>, board: Board, pv: &mut Vec<Move>, score: i3
             }
             RootKind::Mid(d) => {
                 let left = d - pv.len() as i32;
-                if !(1..=PV_SEARCH_DEPTH).contains(&left) {
-                    break;
-                }
                 let mut best: Option<(i32, Square)> = None;
                 for sq in Square::iter(b.moves()) {
                     let child = b.play(sq).expect("a legal move");
@@ -674,9 +682,6 @@ fn complete_pv(s: &mut Searcher<'_>, board: Board, pv: &mut Vec<Move>, score: i3
         pv.push(Move::Play(sq));
         b = b.play(sq).expect("a legal move");
         e = -e;
-    }
-    while pv.last() == Some(&Move::Pass) {
-        pv.pop();
     }
 }
 

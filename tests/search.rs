@@ -226,6 +226,18 @@ fn solved_lines_play_to_the_end_with_their_scores() {
         for l in &info.lines {
             assert_eq!(play_out(b, &l.pv), l.score, "seed {seed}: {:?}", l.pv);
         }
+        // A solve reached through the depth, after midgame iterations that fill the table
+        // with moves of their own.
+        let deep = Limits {
+            depth: Some(20),
+            multipv: 2,
+            ..Limits::default()
+        };
+        let info = e.search(b, &deep, &mut |_| {});
+        assert_eq!(info.solve, Some(Solve::Exact));
+        for l in &info.lines {
+            assert_eq!(play_out(b, &l.pv), l.score, "seed {seed}: {:?}", l.pv);
+        }
         let wld = solve(&e, b, Solve::Wld);
         let l = wld.best().unwrap();
         assert_eq!(

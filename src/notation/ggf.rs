@@ -226,13 +226,6 @@ pub enum GgfErrorKind {
         /// The text found.
         text: String,
     },
-    /// An evaluation or time that is not a number.
-    BadAnnotation {
-        /// The move's number, from 1.
-        number: usize,
-        /// The whole move value.
-        text: String,
-    },
     /// A move that is illegal where it is played.
     Illegal {
         /// The move's number, from 1.
@@ -304,9 +297,6 @@ impl GgfError {
             GgfErrorKind::BadMove { number, text } => {
                 format!("unknown move {text:?} at move {number}")
             }
-            GgfErrorKind::BadAnnotation { number, text } => format!(
-                "bad annotation {text:?} at move {number} (expected MOVE/EVAL/TIME with numbers)"
-            ),
             GgfErrorKind::Illegal {
                 number,
                 color,
@@ -475,7 +465,8 @@ fn parse_bo(value: &str) -> Result<Position, GgfErrorKind> {
     parse_board_string_unchecked(squares).map_err(GgfErrorKind::Board)
 }
 
-/// Reads a move value `MV[/EVAL[/TIME]]`.
+/// Reads a move value `MV[/EVAL[/TIME]]`. An evaluation or time that is not a number is
+/// ignored, as NBoard's `move` ignores it: any annotation is accepted.
 fn parse_move_value(
     number: usize,
     value: &str,
@@ -486,22 +477,14 @@ fn parse_move_value(
         number,
         text: text.to_string(),
     })?;
-    let mut number_part = || -> Result<Option<f64>, GgfErrorKind> {
-        match parts.next().map(str::trim) {
-            None | Some("") => Ok(None),
-            Some(p) => p
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite())
-                .map(Some)
-                .ok_or_else(|| GgfErrorKind::BadAnnotation {
-                    number,
-                    text: value.to_string(),
-                }),
-        }
+    let mut number_part = || {
+        parts
+            .next()
+            .and_then(|p| p.trim().parse::<f64>().ok())
+            .filter(|v| v.is_finite())
     };
-    let eval = number_part()?;
-    let time = number_part()?;
+    let eval = number_part();
+    let time = number_part();
     Ok((mv, eval, time))
 }
 
@@ -750,6 +733,16 @@ mod tests {
     }
 
     #[test]
+    fn annotations_that_are_not_numbers_are_ignored() {
+        let g = parse_ggf(
+            "(;GM[Othello]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5/abc]W[F4//x/y];)",
+        )
+        .unwrap();
+        assert_eq!(g.moves.len(), 2);
+        assert_eq!((g.moves[0].eval, g.moves[1].time), (None, None));
+    }
+
+    #[test]
     fn clocks() {
         let c = |main_secs, increment, extension| Clock {
             main_secs,
@@ -842,8 +835,6 @@ mod tests {
             msg(&wrong),
             "GGF: move 1 W[F5]: black is to move and has a legal move"
         );
-        let eval = NBOARD.replace(";)", "B[F5/x];)");
-        assert!(msg(&eval).contains("bad annotation"));
         assert!(msg(&format!("{NBOARD} x")).contains("after the game"));
         let e = parse_ggf_games(&format!("{NBOARD}\n(;GM[Othello]")).unwrap_err();
         assert!(e.to_string().starts_with("GGF game 2: "), "{e}");

@@ -1,6 +1,7 @@
 //! The `outflank` binary: parses the command line and runs one subcommand of the library.
 
 use clap::Parser;
+use clap::error::ErrorKind;
 use outflank::cli::{Cli, Command, run};
 
 /// Makes a write to a pipe whose reader has gone (`outflank solve FILE | head`) end the
@@ -19,8 +20,49 @@ fn quiet_broken_pipe() {
 #[cfg(not(unix))]
 fn quiet_broken_pipe() {}
 
+/// `println!` panics when stdout cannot be written (a full disk, a closed descriptor): the
+/// subcommands that print with it end with one line on stderr and exit status 2 instead of a
+/// panic report. Other panics keep the default report.
+fn quiet_output_errors() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let msg = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if let Some(why) = msg.strip_prefix("failed printing to stdout: ") {
+            eprintln!("outflank: cannot write to stdout: {why}");
+            std::process::exit(2);
+        }
+        default(info);
+    }));
+}
+
+/// The command line, or exit: help and version as clap prints them, an error in one line on
+/// stderr with exit status 2.
+fn parse_command_line() -> Cli {
+    match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => match e.kind() {
+            ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
+            _ => {
+                let text = e.render().to_string();
+                let first = text.lines().next().unwrap_or("bad arguments");
+                let first = first.strip_prefix("error: ").unwrap_or(first);
+                eprintln!("outflank: {first} (--help lists the options)");
+                std::process::exit(2);
+            }
+        },
+    }
+}
+
 fn main() {
-    let cli = Cli::parse();
+    let cli = parse_command_line();
+    quiet_output_errors();
     if !matches!(cli.command, Command::Match(_)) {
         quiet_broken_pipe();
     }

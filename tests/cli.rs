@@ -84,8 +84,50 @@ fn bad_positions_are_clear_errors() {
 #[test]
 fn unknown_option_exits_2() {
     let out = outflank(&["solve", "--frobnicate", "x.obf"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("--frobnicate"));
+    assert_clean_error(&out, "--frobnicate");
+    // Values out of range are refused, not clamped.
+    assert_clean_error(&outflank(&["analyze", "f5", "--threads", "0"]), "--threads");
+    assert_clean_error(&outflank(&["gtp", "--threads", "100000"]), "--threads");
+    assert_clean_error(&outflank(&["analyze", "f5", "--depth", "61"]), "--depth");
+    assert_clean_error(&outflank(&["analyze", "f5", "--depth", "0"]), "--depth");
+}
+
+#[test]
+fn empty_input_and_finished_games() {
+    let dir = std::env::temp_dir().join(format!("outflank-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let empty = dir.join("empty.obf");
+    std::fs::write(&empty, "% only a comment\n\n").unwrap();
+    assert_clean_error(
+        &outflank(&["solve", empty.to_str().unwrap()]),
+        "no position",
+    );
+    assert_clean_error(&outflank_stdin(&["analyze", "-"], "\n  \n"), "no position");
+    // A finished game (40-24, nothing to play) scores its final result.
+    let done = dir.join("done.obf");
+    std::fs::write(&done, format!("{}{} X;\n", "X".repeat(40), "O".repeat(24))).unwrap();
+    let out = outflank(&["solve", done.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["score"], 16);
+    assert_eq!(v["move"], serde_json::Value::Null);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_failed_write_is_an_error_not_a_panic() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("no /dev/full here: skipped");
+        return;
+    };
+    for args in [&["show", "start"][..], &["analyze", "f5", "--depth", "2"]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_outflank"))
+            .args(args)
+            .stdout(full.try_clone().unwrap())
+            .output()
+            .expect("run outflank");
+        assert_clean_error(&out, "cannot write to stdout");
+    }
 }
 
 #[test]

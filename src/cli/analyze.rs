@@ -18,7 +18,8 @@ pub struct Args {
     #[arg(allow_hyphen_values = true)]
     pub position: String,
     /// Search to this depth (plies); the default when no other limit is given is 12.
-    #[arg(long, conflicts_with_all = ["time", "exact", "wld"])]
+    #[arg(long, conflicts_with_all = ["time", "exact", "wld"],
+          value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: Option<u32>,
     /// Search for this many seconds per position.
     #[arg(long, conflicts_with_all = ["exact", "wld"])]
@@ -120,6 +121,9 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             if !line.trim().is_empty() {
                 v.push(line);
             }
+        }
+        if v.is_empty() {
+            anyhow::bail!("no position on stdin");
         }
         v
     } else {

@@ -11,7 +11,7 @@ use std::io::IsTerminal;
 #[derive(ClapArgs, Debug, Clone)]
 pub struct EngineArgs {
     /// Search threads.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = threads_range())]
     pub threads: usize,
     /// Transposition table size in megabytes.
     #[arg(long = "hash", default_value_t = 256)]
@@ -33,6 +33,11 @@ impl EngineArgs {
         }
         Ok(engine)
     }
+}
+
+/// The accepted numbers of search threads: 1 to 256 (as `outflank-set threads`).
+pub fn threads_range() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..=256)
 }
 
 /// Reads a position argument (board string, transcript or GGF game) with a clear error.

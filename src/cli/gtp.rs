@@ -1,6 +1,7 @@
 //! `outflank gtp`: play over GTP on stdin/stdout (Quarry, GoGui, match scripts). Also holds
 //! the engine options both protocol front-ends take.
 
+use super::common::threads_range;
 use crate::protocol::{self, Options};
 use crate::search::time::{Level, MovePlan};
 use clap::Args as ClapArgs;
@@ -11,7 +12,7 @@ use std::time::Duration;
 #[derive(ClapArgs, Debug, Clone)]
 pub struct FrontendArgs {
     /// Search threads.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = threads_range())]
     pub threads: usize,
     /// Transposition table size in megabytes.
     #[arg(long = "hash", value_name = "MB", default_value_t = 64)]

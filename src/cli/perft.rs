@@ -1,6 +1,6 @@
 //! `outflank perft`: leaf counts, time and speed.
 
-use super::common::read_position;
+use super::common::{read_position, threads_range};
 use crate::perft::{PassRule, perft_parallel};
 use clap::Args as ClapArgs;
 use std::time::Instant;
@@ -18,7 +18,7 @@ pub struct Args {
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     pub pass_is_ply: bool,
     /// Worker threads.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = threads_range())]
     pub threads: usize,
 }
 

@@ -2,7 +2,6 @@
 //! a comparison against the file's scores.
 
 use super::common::{EngineArgs, progress_bar};
-use crate::board::Move;
 use crate::notation::move_list;
 use crate::notation::{ObfEntry, board_string, parse_obf};
 use crate::search::{Info, Limits, Solve};
@@ -68,6 +67,9 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         std::fs::read_to_string(&a.file).with_context(|| format!("reading {}", a.file))?
     };
     let entries = parse_obf(&text).with_context(|| format!("in {}", a.file))?;
+    if entries.is_empty() {
+        anyhow::bail!("no position in {}", a.file);
+    }
     let engine = a.engine.engine()?;
     let kind = if a.wld { Solve::Wld } else { Solve::Exact };
     let pb = progress_bar(entries.len() as u64);
@@ -91,9 +93,13 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         }
         nodes += info.nodes;
         secs += info.elapsed.as_secs_f64();
+        // A finished game has no move: its score is the final one.
         let (mv, score, pv) = match info.best() {
-            Some(l) => (l.mv, l.score, move_list(&l.pv)),
-            None => (Move::Pass, info.lines.len() as i32, String::new()),
+            Some(l) => (Some(l.mv), l.score, move_list(&l.pv)),
+            None => {
+                let s = entry.position.board.final_score();
+                (None, if a.wld { s.signum() } else { s }, String::new())
+            }
         };
         let file = v.expected.map_or("-".to_string(), |e| format!("{e:+}"));
         pb.suspend(|| {
@@ -105,7 +111,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
                         "board": board_string(&entry.position),
                         "empties": entry.position.board.empty_count(),
                         "solve": if a.wld { "wld" } else { "exact" },
-                        "move": mv.to_string(),
+                        "move": mv.map(|m| m.to_string()),
                         "score": score,
                         "expected": v.expected,
                         "ok": v.ok,
@@ -120,7 +126,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
                     "{:>3} {:>3} {:>4} {:>+5} {:>5} {:>9.3} {:>14} {:>11.0}  {}{}",
                     i + 1,
                     entry.position.board.empty_count(),
-                    mv.to_string(),
+                    mv.map_or("-".to_string(), |m| m.to_string()),
                     score,
                     file,
                     info.elapsed.as_secs_f64(),

@@ -1,8 +1,7 @@
 //! `outflank analyze`: the best moves of one or more positions, with scores and PVs.
 
 use super::common::{EngineArgs, progress_bar, read_position};
-use crate::notation::board_string;
-use crate::notation::move_list;
+use crate::notation::{board_string, move_list};
 use crate::search::{Info, Limits, Solve};
 use anyhow::Context;
 use clap::Args as ClapArgs;

@@ -2,8 +2,7 @@
 //! a comparison against the file's scores.
 
 use super::common::{EngineArgs, progress_bar};
-use crate::notation::move_list;
-use crate::notation::{ObfEntry, board_string, parse_obf};
+use crate::notation::{ObfEntry, board_string, move_list, parse_obf};
 use crate::search::{Info, Limits, Solve};
 use anyhow::Context;
 use clap::Args as ClapArgs;

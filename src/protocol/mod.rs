@@ -449,8 +449,8 @@ pub struct Session<'w> {
     running: Option<(u64, Arc<AtomicBool>)>,
     /// [`Interrupt::Session`] lines that wait in the queue.
     interrupts: usize,
-    /// Lines (not the end of the input) that wait in the queue.
-    waiting: usize,
+    /// Inputs that arrived while a search ran, to handle once none runs.
+    queue: VecDeque<Input>,
 }
 
 impl Session<'_> {
@@ -494,7 +494,7 @@ impl Session<'_> {
     /// True when lines wait to be handled (they come once no search runs); the end of the
     /// input does not count.
     pub fn input_waiting(&self) -> bool {
-        self.waiting > 0
+        self.queue.iter().any(|i| *i != Input::Eof)
     }
 
     /// True when an [`Interrupt::Session`] input waits: a search started now would stop at
@@ -559,7 +559,7 @@ where
         next_id: 0,
         running: None,
         interrupts: 0,
-        waiting: 0,
+        queue: VecDeque::new(),
     };
     let result = drive(frontend, &rx, &mut session);
     session.stop();
@@ -571,19 +571,17 @@ fn drive<F: Frontend>(
     events: &Receiver<Event>,
     session: &mut Session,
 ) -> io::Result<()> {
-    let mut queue: VecDeque<Input> = VecDeque::new();
     if frontend.start(session)? == Flow::Quit {
         return Ok(());
     }
     loop {
         while !session.busy() {
-            let Some(input) = queue.pop_front() else {
+            let Some(input) = session.queue.pop_front() else {
                 if frontend.idle(session)? == Flow::Quit {
                     return Ok(());
                 }
                 break;
             };
-            session.waiting = lines_in(&queue);
             if frontend.interrupts(&input) == Interrupt::Session {
                 session.interrupts -= 1;
             }
@@ -605,8 +603,7 @@ fn drive<F: Frontend>(
                         session.stop();
                     }
                 }
-                queue.push_back(input);
-                session.waiting = lines_in(&queue);
+                session.queue.push_back(input);
             }
             Event::Progress { id, info } => {
                 if session.running.as_ref().is_some_and(|r| r.0 == id) {
@@ -623,11 +620,6 @@ fn drive<F: Frontend>(
             }
         }
     }
-}
-
-/// The lines in `queue` (the end of the input, last if there, is not one).
-fn lines_in(queue: &VecDeque<Input>) -> usize {
-    queue.len() - usize::from(queue.back() == Some(&Input::Eof))
 }
 
 /// Formats a duration in seconds with two decimals, as both protocols print times.

@@ -227,9 +227,11 @@ impl Engine {
         self.threads
     }
 
-    /// Replaces the hash table by an empty one of `mb` megabytes.
-    pub fn set_hash_mb(&mut self, mb: usize) {
-        self.tt = TranspositionTable::new(mb);
+    /// Replaces the hash table by an empty one of `mb` megabytes; when the system refuses
+    /// that memory, the old table stays and the error says so.
+    pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), tt::TableTooLarge> {
+        self.set_table(TranspositionTable::try_new(mb)?);
+        Ok(())
     }
 
     /// Uses `table` (made with [`TranspositionTable::try_new`], where a refusal of memory

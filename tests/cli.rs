@@ -196,6 +196,36 @@ fn analyze_exact_agrees_with_solve() {
 }
 
 #[test]
+fn analyze_node_budget_is_reproducible_and_deepens_with_more() {
+    let run = |nodes: &str| -> serde_json::Value {
+        let out = outflank(&["analyze", "f5d6c3", "--nodes", nodes, "--json"]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        serde_json::from_str(text(&out.stdout).trim()).expect("json")
+    };
+    let (a, b) = (run("200000"), run("200000"));
+    // One thread: the same budget gives the same search, node for node.
+    assert_eq!(a["nodes"], b["nodes"]);
+    assert_eq!(a["moves"], b["moves"]);
+    let nodes = a["nodes"].as_u64().expect("nodes");
+    assert!((200_000..=200_000 + 100_000).contains(&nodes), "{nodes}");
+    // Alone, the budget sets how deep the search goes, not the default depth.
+    let big = run("2000000");
+    assert!(big["depth"].as_u64() > a["depth"].as_u64(), "{a} / {big}");
+    assert!(big["depth"].as_u64() > Some(12), "{big}");
+    // With a depth, the depth still bounds it.
+    let out = outflank(&["analyze", "f5d6c3", "--nodes", "2000000", "--depth", "4"]);
+    assert!(
+        text(&out.stdout).contains("depth 4 "),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(
+        outflank(&["analyze", "f5", "--nodes", "0"]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
 fn analyze_bad_input_line_names_it() {
     let out = outflank_stdin(&["analyze", "-", "--depth", "2"], "f5\nnonsense\n");
     assert_clean_error(&out, "position 2 of 2");

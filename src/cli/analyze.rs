@@ -29,6 +29,10 @@ pub struct Args {
     /// Solve the endgame for win/loss/draw.
     #[arg(long)]
     pub wld: bool,
+    /// Stop after about this many nodes per position (with one thread the result is
+    /// reproducible); alone, the search deepens until the budget is spent.
+    #[arg(long)]
+    pub nodes: Option<std::num::NonZeroU64>,
     /// Score the best N moves (multi-PV).
     #[arg(long, default_value_t = 1)]
     pub multipv: usize,
@@ -43,6 +47,7 @@ pub struct Args {
 fn limits(a: &Args) -> anyhow::Result<Limits> {
     let mut l = Limits {
         multipv: a.multipv.max(1),
+        nodes: a.nodes.map(u64::from),
         ..Limits::default()
     };
     if a.exact {
@@ -54,7 +59,7 @@ fn limits(a: &Args) -> anyhow::Result<Limits> {
             anyhow::bail!("--time must be a positive number of seconds, got {t}");
         }
         l.time = Some(Duration::from_secs_f64(t));
-    } else {
+    } else if a.depth.is_some() || a.nodes.is_none() {
         l.depth = Some(a.depth.unwrap_or(12).clamp(1, 60));
     }
     Ok(l)

@@ -156,6 +156,22 @@ fn solve_checks_scores_and_exits_1_when_wrong() {
     assert_eq!(v["score"], 1);
 }
 
+/// Files saved by editors that start UTF-8 with a byte-order mark read like any other.
+#[test]
+fn a_byte_order_mark_is_not_part_of_the_input() {
+    let obf = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;\n";
+    let out = outflank_stdin(&["solve", "-", "--json"], &format!("\u{feff}{obf}"));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).expect("json");
+    assert_eq!(v["score"], 18);
+    let out = outflank_stdin(&["analyze", "-", "--depth", "2"], "\u{feff}f5d6\nf5f6\n");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).matches("depth 2").count(), 2);
+    let ggf = "\u{feff}(;GM[Othello]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)";
+    let out = outflank(&["show", ggf]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
 #[test]
 fn solve_rejects_impossible_boards() {
     // The centre is empty: no game reaches this.

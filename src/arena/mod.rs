@@ -236,7 +236,7 @@ impl Opening {
 /// skipped; an unreadable line is an error naming it.
 pub fn parse_openings(text: &str) -> anyhow::Result<Vec<Opening>> {
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    for (i, line) in crate::notation::without_bom(text).lines().enumerate() {
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') || t.starts_with('%') {
             continue;
@@ -797,6 +797,10 @@ mod tests {
         assert_eq!(ops.len(), 2);
         assert_eq!(ops[1].text, "f5f6d3c5d6c7b5e3");
         assert!(parse_openings("f5f5").is_err());
+        assert_eq!(
+            parse_openings("\u{feff}f5d6c4d3\n").unwrap()[0].text,
+            "f5d6c4d3"
+        );
         let gtp = |n: &str| EngineSpec::parse(&format!("name={n},cmd=x")).unwrap();
         let mut cfg = MatchConfig::new(vec![gtp("A"), gtp("B"), gtp("C")]);
         cfg.openings = ops;

@@ -210,6 +210,9 @@ pub enum GgfErrorKind {
     NotOthello(String),
     /// The board is not 8x8 (from `BO` or `TY`).
     BoardSize(String),
+    /// An anti-Othello game (`TY` with an `a`: the fewer discs win), which the engine does
+    /// not play.
+    Anti(String),
     /// The `BO` squares or side are wrong.
     Board(BoardStringError),
     /// A clock tag that cannot be read.
@@ -289,6 +292,9 @@ impl GgfError {
             GgfErrorKind::NotOthello(g) => format!("not an Othello game: GM[{g}]"),
             GgfErrorKind::BoardSize(s) => {
                 format!("only 8x8 boards are supported, found board size {s:?}")
+            }
+            GgfErrorKind::Anti(t) => {
+                format!("anti-Othello games (TY[{t}]: the fewer discs win) are not supported")
             }
             GgfErrorKind::Board(e) => format!("bad board in BO: {}", e.detail()),
             GgfErrorKind::BadClock { tag, value } => format!(
@@ -426,8 +432,13 @@ fn escape(value: &str) -> String {
     s
 }
 
-/// Checks the board size in a `TY` value: digits not after an `r` (the random-start count).
+/// Checks a `TY` value: the board size (digits not after an `r`, the random-start count) and
+/// no `a` (anti-Othello). Synchro (`s`), komi (`k`) and random-start (`r`) games keep the
+/// rules of play, so they are read as they are.
 fn check_type(ty: &str) -> Result<(), GgfErrorKind> {
+    if ty.contains(['a', 'A']) {
+        return Err(GgfErrorKind::Anti(ty.to_string()));
+    }
     let mut prev = ' ';
     let mut rest = ty;
     while let Some(c) = rest.chars().next() {
@@ -568,7 +579,7 @@ fn parse_one(s: &str) -> Result<(GgfGame, &str), GgfErrorKind> {
 
 /// Reads one GGF game (after an optional game number); only blanks may follow it.
 pub fn parse_ggf(s: &str) -> Result<GgfGame, GgfError> {
-    let (g, rest) = parse_one(s).map_err(GgfError::new)?;
+    let (g, rest) = parse_one(super::without_bom(s)).map_err(GgfError::new)?;
     let rest = rest.trim();
     if !rest.is_empty() {
         return Err(GgfError::new(GgfErrorKind::Trailing(excerpt(rest))));
@@ -580,7 +591,7 @@ pub fn parse_ggf(s: &str) -> Result<GgfGame, GgfError> {
 /// number. An error names the game (counted from 1).
 pub fn parse_ggf_games(s: &str) -> Result<Vec<GgfGame>, GgfError> {
     let mut games = Vec::new();
-    let mut rest = s;
+    let mut rest = super::without_bom(s);
     while !rest.trim().is_empty() {
         let (g, r) = parse_one(rest).map_err(|kind| GgfError {
             game: Some(games.len() + 1),
@@ -821,6 +832,13 @@ mod tests {
         let ty = NBOARD.replace("TY[8]", "TY[s10]");
         assert!(msg(&ty).contains("only 8x8 boards"));
         assert!(parse_ggf(&NBOARD.replace("TY[8]", "TY[8r20]")).is_ok());
+        assert!(parse_ggf(&NBOARD.replace("TY[8]", "TY[s8]")).is_ok());
+        assert!(parse_ggf(&NBOARD.replace("TY[8]", "TY[8k]")).is_ok());
+        let anti = NBOARD.replace("TY[8]", "TY[8a]");
+        assert_eq!(
+            msg(&anti),
+            "GGF: anti-Othello games (TY[8a]: the fewer discs win) are not supported"
+        );
         let short = NBOARD.replace("O*------*O", "O*-----*O");
         assert!(msg(&short).contains("bad board in BO"), "{}", msg(&short));
         let z9 = NBOARD.replace(";)", "B[Z9];)");

@@ -178,6 +178,12 @@ pub(crate) fn looks_like_ggf(s: &str) -> bool {
     }
 }
 
+/// The text without the byte-order mark that some editors (Notepad) write at the start of a
+/// UTF-8 file, so that a file saved that way reads as the same text.
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 /// Reads a position given in any of the usual text forms, as a game (so the moves that led
 /// to it, when given, are kept):
 ///
@@ -190,7 +196,7 @@ pub(crate) fn looks_like_ggf(s: &str) -> bool {
 /// The shape decides GGF; otherwise the other forms are tried in turn and the error tells why
 /// each failed.
 pub fn parse_position(s: &str) -> Result<Game, PositionError> {
-    let t = s.trim();
+    let t = without_bom(s).trim();
     if t.is_empty() || t.eq_ignore_ascii_case("start") {
         return Ok(Game::default());
     }

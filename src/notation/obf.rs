@@ -122,7 +122,7 @@ pub fn parse_obf_line(line: &str) -> Result<Option<ObfEntry>, ObfError> {
 /// line (counted from 1).
 pub fn parse_obf(text: &str) -> Result<Vec<ObfEntry>, ObfError> {
     let mut entries = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    for (i, line) in super::without_bom(text).lines().enumerate() {
         match parse_obf_line(line) {
             Ok(Some(e)) => entries.push(e),
             Ok(None) => {}

@@ -4,7 +4,9 @@
 mod protocol_util;
 
 use outflank::{Color, Game, Move};
-use protocol_util::{Engine, Rng, game_before_pass, gtp_color, gtp_move, random_move, read_move};
+use protocol_util::{
+    Engine, Rng, game_before_pass, game_with_empties, gtp_color, gtp_move, random_move, read_move,
+};
 use std::time::{Duration, Instant};
 
 /// Starts a quick engine (depth 2; solves the last 4 empties).
@@ -406,6 +408,145 @@ fn quit_and_eof_interrupt_a_long_search() {
     e.close_stdin();
     assert!(e.wait_exit(Duration::from_secs(2)).is_some());
     assert!(t.elapsed() < Duration::from_secs(2));
+}
+
+/// The `TEXT` line of an analysis: `TEXT Black: D3 +2 (depth 6 at 95%)`; the colour, the
+/// move and the score.
+fn analysis_text(line: &str) -> (Color, Move, i32) {
+    let rest = line.strip_prefix("TEXT ").expect("a TEXT line");
+    let (color, rest) = rest.split_once(": ").expect("colour");
+    let color = match color {
+        "Black" => Color::Black,
+        "White" => Color::White,
+        c => panic!("colour {c:?}"),
+    };
+    let mut words = rest.split_whitespace();
+    let mv = read_move(words.next().expect("move"));
+    let score = words.next().expect("score").parse().expect("a score");
+    (color, mv, score)
+}
+
+#[test]
+fn gogui_analysis_draws_move_scores_and_the_best_line() {
+    let mut e = Engine::start(&["gtp", "--level", "6"]);
+    let menu = e.ok("gogui-analyze_commands");
+    assert!(
+        menu.contains("gfx/Move Scores/outflank-move_scores"),
+        "{menu}"
+    );
+    assert!(menu.contains("gfx/Best Line/outflank-best_line"), "{menu}");
+    for entry in menu.lines() {
+        let command = entry.split('/').nth(2).expect("type/label/command");
+        assert_eq!(e.ok(&format!("known_command {command}")), "true", "{entry}");
+    }
+    // Midgame (a depth-6 search) and endgame positions (solved exactly at level 6).
+    for (seed, empties) in [(1, 40), (2, 30), (3, 20), (4, 10)] {
+        let game = game_with_empties(seed, empties);
+        let pos = game.position();
+        e.ok("clear_board");
+        replay(&mut e, &game);
+        let text = e.ok("outflank-move_scores");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        let words: Vec<&str> = lines[0]
+            .strip_prefix("LABEL ")
+            .expect("LABEL")
+            .split_whitespace()
+            .collect();
+        let scored: Vec<(Move, i32)> = words
+            .chunks(2)
+            .map(|p| (read_move(p[0]), p[1].parse().expect("a score")))
+            .collect();
+        // Every legal move, once, best first.
+        let mut moves: Vec<Move> = scored.iter().map(|s| s.0).collect();
+        moves.sort_by_key(|m| m.to_string());
+        let mut legal = pos.legal_moves();
+        legal.sort_by_key(|m| m.to_string());
+        assert_eq!(moves, legal, "{text}");
+        assert!(scored.windows(2).all(|w| w[0].1 >= w[1].1), "{text}");
+        let (color, best, score) = analysis_text(lines[1]);
+        assert_eq!(
+            (color, best, score),
+            (pos.to_move, scored[0].0, scored[0].1)
+        );
+        if empties <= 12 {
+            assert!(lines[1].contains("solved exactly"), "{text}");
+        }
+        // The best line: colour-move pairs from the side to move, legal, passes as PASS.
+        let text = e.ok("outflank-best_line");
+        let lines: Vec<&str> = text.lines().collect();
+        let words: Vec<&str> = lines[0]
+            .strip_prefix("VAR ")
+            .expect("VAR")
+            .split_whitespace()
+            .collect();
+        assert!(words.len() >= 2, "{text}");
+        let mut line = game.clone();
+        for pair in words.chunks(2) {
+            let color = match pair[0] {
+                "b" => Color::Black,
+                "w" => Color::White,
+                c => panic!("colour {c:?} in {text}"),
+            };
+            assert_eq!(color, line.to_move(), "{text}");
+            line.play(read_move(&pair[1].to_ascii_lowercase()))
+                .unwrap_or_else(|err| panic!("{text}: {err}"));
+        }
+        let (color, first, _) = analysis_text(lines[1]);
+        assert_eq!(color, pos.to_move);
+        assert_eq!(read_move(&words[1].to_ascii_lowercase()), first, "{text}");
+        if empties <= 12 {
+            // A solve's line runs to the end of the game.
+            assert!(line.is_over(), "{text}");
+        }
+    }
+    // Before a forced pass and at the end: said in the status bar, no search.
+    let game = game_before_pass(5);
+    e.ok("clear_board");
+    replay(&mut e, &game);
+    let who = if game.to_move() == Color::Black {
+        "Black"
+    } else {
+        "White"
+    };
+    assert_eq!(
+        e.ok("outflank-move_scores"),
+        format!("TEXT {who} must pass")
+    );
+    e.ok("clear_board");
+    for mv in ["f5", "d6", "c5", "f4", "e3", "f6", "g5", "e6", "e7"] {
+        let color = gtp_color(side_to_move(&mut e));
+        e.ok(&format!("play {color} {mv}"));
+    }
+    // (The shortest game: black wipes out white in nine moves.)
+    assert_eq!(e.ok("outflank-best_line"), "TEXT game over");
+    assert_eq!(e.ok("gogui-interrupt"), "");
+}
+
+#[test]
+fn gogui_interrupt_stops_a_long_analysis() {
+    let mut e = Engine::start(&["gtp", "--depth", "60", "--book", "off"]);
+    e.send("1 outflank-move_scores");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    e.send("# interrupt");
+    let (ok, id, text) = e.gtp_reply();
+    assert!(ok && id == "1", "{text}");
+    assert!(
+        text.starts_with("LABEL ") && text.contains("\nTEXT Black: "),
+        "{text}"
+    );
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    // The session goes on; the interrupt line itself is a comment, with no reply.
+    assert_eq!(e.ok("2 name"), "Outflank");
+    e.send("3 genmove b");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    e.send("# interrupt");
+    let (ok, id, mv) = e.gtp_reply();
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    assert!(ok && id == "3", "{mv}");
+    assert!(matches!(read_move(&mv), Move::Play(_)));
 }
 
 #[test]

@@ -17,8 +17,12 @@
 //! `quit`, `boardsize`, `clear_board`, `komi`, `play`, `genmove`, `reg_genmove`, `undo`,
 //! `showboard`, `final_score`, `time_settings`, `time_left`, `list_games`, `set_game`, the
 //! six `gogui-rules_*` commands and `gogui-analyze_commands` (so GoGui can play Othello),
-//! and the extension `outflank-set [KEY VALUE]` (threads, hash, level, depth, time, book,
-//! book-randomness).
+//! `gogui-interrupt` (the line `# interrupt` stops a running search, which answers with its
+//! best so far), the extension `outflank-set [KEY VALUE]` (threads, hash, level, depth,
+//! time, book, book-randomness), and two analysis commands that GoGui draws on the board
+//! (its `gfx` type): `outflank-move_scores` (every legal move labelled with its score) and
+//! `outflank-best_line` (the principal variation as numbered discs), both searched at the
+//! level, or fixed depth, of an NBoard hint.
 //! In a position of the opening book (unless `book` is off), `genmove` plays a book move
 //! without a search.
 
@@ -60,7 +64,10 @@ pub const COMMANDS: &[&str] = &[
     "gogui-rules_side_to_move",
     "gogui-rules_final_result",
     "gogui-analyze_commands",
+    "gogui-interrupt",
     "outflank-set",
+    "outflank-move_scores",
+    "outflank-best_line",
 ];
 
 /// A parsed GTP command.
@@ -132,8 +139,14 @@ pub enum Command {
     RulesFinalResult,
     /// `gogui-analyze_commands`.
     AnalyzeCommands,
+    /// `gogui-interrupt`: says that `# interrupt` stops a search.
+    Interrupt,
     /// `outflank-set`: list the options; `outflank-set KEY VALUE`: set one.
     Set(Option<(String, String)>),
+    /// `outflank-move_scores`: every legal move with its score, as GoGui graphics.
+    MoveScores,
+    /// `outflank-best_line`: the principal variation and its score, as GoGui graphics.
+    BestLine,
 }
 
 /// Why a line is not a command that can run.
@@ -287,6 +300,9 @@ fn parse_command(name: &str, args: &[&str]) -> Result<Command, ParseError> {
         "gogui-rules_side_to_move" => Command::RulesSideToMove,
         "gogui-rules_final_result" => Command::RulesFinalResult,
         "gogui-analyze_commands" => Command::AnalyzeCommands,
+        "gogui-interrupt" => Command::Interrupt,
+        "outflank-move_scores" => Command::MoveScores,
+        "outflank-best_line" => Command::BestLine,
         "outflank-set" => match args {
             [] => Command::Set(None),
             [k, v] => Command::Set(Some((k.to_ascii_lowercase(), v.to_string()))),
@@ -338,13 +354,69 @@ struct ClockState {
     stones: u32,
 }
 
-/// A search in progress for `genmove` or `reg_genmove`.
+/// What a running search is for.
+#[derive(Clone, Copy, Debug)]
+enum Job {
+    /// `genmove` (`play`) or `reg_genmove` for `color`.
+    Genmove { color: Color, play: bool },
+    /// `outflank-move_scores`.
+    MoveScores,
+    /// `outflank-best_line`.
+    BestLine,
+}
+
+/// A search in progress, and the command it answers.
 #[derive(Debug)]
 struct Pending {
     id: Option<String>,
-    color: Color,
-    play: bool,
+    job: Job,
     start: Instant,
+}
+
+/// The GoGui graphics (`gfx`) of an analysis: `LABEL` pairs (every scored move) or a `VAR`
+/// line (the best line, each move after its colour, passes as `PASS`), then a `TEXT` line
+/// for the status bar. `to_move` is the colour of the analysed position's side to move.
+fn analysis_gfx(job: Job, to_move: Color, info: &Info) -> String {
+    use super::terminal::{score_text, search_text, title};
+    let Some(best) = info.best() else {
+        return "TEXT no result".to_string();
+    };
+    let summary = format!(
+        "TEXT {}: {} {} ({})",
+        title(to_move),
+        move_text(best.mv),
+        score_text(best.score, info.solve),
+        search_text(info)
+    );
+    let first = match job {
+        Job::BestLine => {
+            let mut var = String::from("VAR");
+            let mut color = to_move;
+            for &mv in &best.pv {
+                let c = if color == Color::Black { 'b' } else { 'w' };
+                let m = match mv {
+                    Move::Play(s) => s.name_upper(),
+                    Move::Pass => "PASS".to_string(),
+                };
+                let _ = write!(var, " {c} {m}");
+                color = color.opposite();
+            }
+            var
+        }
+        _ => {
+            let mut label = String::from("LABEL");
+            for l in &info.lines {
+                let _ = write!(
+                    label,
+                    " {} {}",
+                    move_text(l.mv),
+                    score_text(l.score, info.solve)
+                );
+            }
+            label
+        }
+    };
+    format!("{first}\n{summary}")
 }
 
 /// The GTP front-end's state.
@@ -573,9 +645,33 @@ impl Gtp {
         log::debug!("genmove {color}: {limits:?}");
         self.pending = Some(Pending {
             id,
-            color,
-            play,
+            job: Job::Genmove { color, play },
             start,
+        });
+        session.search(pos.board, limits, true);
+        Ok(())
+    }
+
+    /// Starts `outflank-move_scores` or `outflank-best_line`, or answers at once at the end
+    /// of the game or before a forced pass.
+    fn analyze(&mut self, id: Option<String>, job: Job, session: &mut Session) -> io::Result<()> {
+        let pos = self.game.position();
+        if pos.board.is_game_over() {
+            return self.reply(session, &id, true, "TEXT game over");
+        }
+        if pos.board.must_pass() {
+            let text = format!("TEXT {} must pass", super::terminal::title(pos.to_move));
+            return self.reply(session, &id, true, &text);
+        }
+        let mut limits = self.options.analysis_limits(&pos.board);
+        if let Job::MoveScores = job {
+            limits.multipv = pos.board.moves().count_ones() as usize;
+        }
+        log::debug!("{job:?}: {limits:?}");
+        self.pending = Some(Pending {
+            id,
+            job,
+            start: Instant::now(),
         });
         session.search(pos.board, limits, true);
         Ok(())
@@ -721,8 +817,13 @@ impl Gtp {
                  plist/Legal Moves/gogui-rules_legal_moves\n\
                  string/Side to Move/gogui-rules_side_to_move\n\
                  string/Show Board/showboard\n\
+                 gfx/Move Scores/outflank-move_scores\n\
+                 gfx/Best Line/outflank-best_line\n\
                  param/Outflank Options/outflank-set",
             )?,
+            Command::Interrupt => ok(self, session, "")?,
+            Command::MoveScores => self.analyze(id.clone(), Job::MoveScores, session)?,
+            Command::BestLine => self.analyze(id.clone(), Job::BestLine, session)?,
             Command::Set(None) => {
                 let text = self.options.describe();
                 ok(self, session, &text)?
@@ -738,17 +839,16 @@ impl Gtp {
 
 impl Frontend for Gtp {
     fn interrupts(&self, input: &Input) -> Interrupt {
-        let quit = match input {
-            Input::Eof => true,
-            Input::Line(l) => {
-                parse(&preprocess(l)).is_some_and(|r| matches!(r.command, Ok(Command::Quit)))
+        match input {
+            Input::Eof => Interrupt::Session,
+            Input::Line(l) if l.trim() == "# interrupt" => Interrupt::Search,
+            Input::Line(l)
+                if parse(&preprocess(l))
+                    .is_some_and(|r| matches!(r.command, Ok(Command::Quit))) =>
+            {
+                Interrupt::Session
             }
-            Input::TooLong { .. } => false,
-        };
-        if quit {
-            Interrupt::Session
-        } else {
-            Interrupt::No
+            _ => Interrupt::No,
         }
     }
 
@@ -785,7 +885,15 @@ impl Frontend for Gtp {
             return Ok(Flow::Continue);
         };
         let pos = self.game.position();
-        let board = if pos.to_move == p.color {
+        let (color, play) = match p.job {
+            Job::Genmove { color, play } => (color, play),
+            job => {
+                let text = analysis_gfx(job, pos.to_move, &info);
+                self.reply(session, &p.id, true, &text)?;
+                return Ok(Flow::Continue);
+            }
+        };
+        let board = if pos.to_move == color {
             pos.board
         } else {
             pos.board.passed()
@@ -801,7 +909,7 @@ impl Frontend for Gtp {
                 })
                 .unwrap_or(Move::Pass),
         };
-        self.answer(p.id, p.color, p.play, mv, p.start, session)?;
+        self.answer(p.id, color, play, mv, p.start, session)?;
         Ok(Flow::Continue)
     }
 }

@@ -226,7 +226,7 @@ fn index(c: Color) -> usize {
 }
 
 /// `Black` or `White`.
-fn title(c: Color) -> &'static str {
+pub fn title(c: Color) -> &'static str {
     match c {
         Color::Black => "Black",
         Color::White => "White",

@@ -242,6 +242,77 @@ fn analyze_node_budget_is_reproducible_and_deepens_with_more() {
 }
 
 #[test]
+fn analyze_game_reviews_every_move() {
+    // FFO #1 (14 empties), then the first legal move in board order each ply: a game with
+    // mistakes, and passes, to review with exact solves.
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let start = outflank::notation::parse_position(ffo1).expect("FFO #1");
+    let mut game = start.clone();
+    while !game.is_over() {
+        let pos = game.position();
+        let mv = pos.legal_moves()[0];
+        game.play(mv).expect("legal");
+    }
+    let moves = outflank::notation::transcript(&game);
+    let input = format!(
+        "{ffo1};{}",
+        moves.trim_start_matches(ffo1).trim_start_matches(';')
+    );
+    let out = outflank(&["analyze", &input, "--game", "--exact", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let rows: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    let played: Vec<(usize, outflank::Move)> = game
+        .moves()
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| **m != outflank::Move::Pass)
+        .map(|(i, m)| (i + 1, *m))
+        .collect();
+    assert_eq!(rows.len(), played.len());
+    let mut lost = [0, 0];
+    for (k, (row, (ply, mv))) in rows.iter().zip(&played).enumerate() {
+        assert_eq!(row["ply"], *ply as u64);
+        assert_eq!(row["move"], mv.to_string());
+        assert_eq!(row["solve"], "exact");
+        let (score, best) = (
+            row["score"].as_i64().unwrap(),
+            row["best_score"].as_i64().unwrap(),
+        );
+        assert_eq!(row["loss"].as_i64(), Some(best - score));
+        assert!(best >= score, "{row}");
+        lost[usize::from(row["player"] == "white")] += best - score;
+        // Exact scores chain: the move's score is the next position's best, seen from the
+        // other side (from the same side after a pass), or the final result after the last.
+        let sign = |same: bool| if same { 1 } else { -1 };
+        let expected = match rows.get(k + 1) {
+            Some(next) => {
+                sign(next["player"] == row["player"]) * next["best_score"].as_i64().unwrap()
+            }
+            None => sign(row["player"] == "black") * i64::from(game.result().unwrap()),
+        };
+        assert_eq!(score, expected, "{row}");
+    }
+    // The first-legal-move game throws discs away.
+    assert!(lost[0] + lost[1] > 0);
+    let summary = text(&out.stderr);
+    let black_moves = rows.iter().filter(|r| r["player"] == "black").count();
+    let black = format!("black: {black_moves} moves, {} lost in all", lost[0]);
+    assert!(summary.contains(&black), "{summary}");
+    assert!(
+        summary.contains(&format!("{} lost in all", lost[1])),
+        "{summary}"
+    );
+    // The text table: a header, one row per move, the summary.
+    let out = outflank(&["analyze", &input, "--game", "--depth", "4"]);
+    let s = text(&out.stdout);
+    assert_eq!(s.lines().count(), 2 + played.len() + 1, "{s}");
+    assert!(s.lines().last().unwrap().contains("lost in all"), "{s}");
+}
+
+#[test]
 fn analyze_bad_input_line_names_it() {
     let out = outflank_stdin(&["analyze", "-", "--depth", "2"], "f5\nnonsense\n");
     assert_clean_error(&out, "position 2 of 2");

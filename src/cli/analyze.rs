@@ -1,8 +1,11 @@
-//! `outflank analyze`: the best moves of one or more positions, with scores and PVs.
+//! `outflank analyze`: the best moves of one or more positions, with scores and PVs; with
+//! `--game`, every move of a game scored against the best one (a game review).
 
 use super::common::{EngineArgs, progress_bar, read_position};
-use crate::notation::{board_string, move_list};
-use crate::search::{Info, Limits, Solve};
+use crate::board::{Color, Move};
+use crate::game::Game;
+use crate::notation::{board_string, move_list, transcript};
+use crate::search::{Engine, Info, Limits, Solve};
 use anyhow::Context;
 use clap::Args as ClapArgs;
 use serde_json::json;
@@ -36,6 +39,10 @@ pub struct Args {
     /// Score the best N moves (multi-PV).
     #[arg(long, default_value_t = 1)]
     pub multipv: usize,
+    /// Review the game: score every move played against the best move of its position
+    /// (all moves searched alike), with each player's losses.
+    #[arg(long, conflicts_with = "multipv")]
+    pub game: bool,
     /// Print one JSON object per position.
     #[arg(long)]
     pub json: bool,
@@ -65,12 +72,33 @@ fn limits(a: &Args) -> anyhow::Result<Limits> {
     Ok(l)
 }
 
+/// The kind of search in JSON: `"exact"`, `"wld"`, or null for a depth-limited one.
+fn solve_name(info: &Info) -> Option<&'static str> {
+    info.solve.map(|s| match s {
+        Solve::Exact => "exact",
+        Solve::Wld => "wld",
+    })
+}
+
+/// The kind of search in the text output: `exact (14 empties)`, `depth 12 @95%`, ...
+fn search_text(info: &Info) -> String {
+    match info.solve {
+        Some(solve) => {
+            let kind = if solve == Solve::Exact {
+                "exact"
+            } else {
+                "win/loss/draw"
+            };
+            let s = if info.depth == 1 { "y" } else { "ies" };
+            format!("{kind} ({} empt{s})", info.depth)
+        }
+        None => format!("depth {} @{}%", info.depth, info.selectivity),
+    }
+}
+
 fn print(info: &Info, board: &str, json_out: bool) {
     if json_out {
-        let solve = info.solve.map(|s| match s {
-            Solve::Exact => "exact",
-            Solve::Wld => "wld",
-        });
+        let solve = solve_name(info);
         let moves: Vec<_> = info
             .lines
             .iter()
@@ -97,11 +125,7 @@ fn print(info: &Info, board: &str, json_out: bool) {
         );
         return;
     }
-    let depth = match info.solve {
-        Some(Solve::Exact) => format!("exact ({} empties)", info.depth),
-        Some(Solve::Wld) => format!("win/loss/draw ({} empties)", info.depth),
-        None => format!("depth {} @{}%", info.depth, info.selectivity),
-    };
+    let depth = search_text(info);
     println!(
         "{board}  {depth}  {} nodes  {:.3} s",
         info.nodes,
@@ -142,6 +166,12 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
     let engine = a.engine.engine()?;
+    if a.game {
+        for (i, g) in games.iter().enumerate() {
+            review(&engine, g, i + 1, &limits, a.json);
+        }
+        return Ok(0);
+    }
     let pb = progress_bar(games.len() as u64);
     for g in &games {
         let pos = g.position();
@@ -151,4 +181,144 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     }
     pb.finish_and_clear();
     Ok(0)
+}
+
+/// One reviewed move: the position's search with every move scored.
+struct Reviewed {
+    ply: usize,
+    player: Color,
+    played: Move,
+    /// The played move's score, when the search got to it (a time or node limit may stop
+    /// it first).
+    score: Option<i32>,
+    info: Info,
+}
+
+impl Reviewed {
+    /// Discs (or win/loss/draw steps) the move gave away against the best one.
+    fn loss(&self) -> Option<i32> {
+        Some(self.info.best()?.score - self.score?)
+    }
+}
+
+/// A player's losses over a game: moves reviewed, the sum, moves that lost anything, and
+/// the worst move.
+#[derive(Default)]
+struct Tally {
+    moves: usize,
+    lost: i32,
+    errors: usize,
+    worst: Option<(i32, usize, Move)>,
+}
+
+impl Tally {
+    fn add(&mut self, r: &Reviewed) {
+        self.moves += 1;
+        let Some(loss) = r.loss() else { return };
+        self.lost += loss;
+        if loss > 0 {
+            self.errors += 1;
+            if self.worst.is_none_or(|w| loss > w.0) {
+                self.worst = Some((loss, r.ply, r.played));
+            }
+        }
+    }
+
+    fn text(&self, player: Color) -> String {
+        let worst = match self.worst {
+            Some((loss, ply, mv)) => format!(", the worst {ply}. {mv} (-{loss})"),
+            None => String::new(),
+        };
+        format!(
+            "{player}: {} moves, {} lost in all, {} moves that lost{worst}",
+            self.moves, self.lost, self.errors
+        )
+    }
+}
+
+/// Reviews game number `number`: searches the position before each move played (forced
+/// passes are skipped) with every legal move scored, and prints the played move against
+/// the best one, then each player's tally.
+fn review(engine: &Engine, game: &Game, number: usize, limits: &Limits, json_out: bool) {
+    let plies: Vec<usize> = (0..game.moves().len())
+        .filter(|&i| game.moves()[i] != Move::Pass)
+        .collect();
+    let pb = progress_bar(plies.len() as u64);
+    let mut tallies = [Tally::default(), Tally::default()];
+    if !json_out {
+        pb.suspend(|| {
+            println!("game {number}: {}", transcript(game));
+            println!("  ply  player  move  score  best  score  loss  search");
+        });
+    }
+    for i in plies {
+        let pos = game.positions()[i];
+        let played = game.moves()[i];
+        let limits = Limits {
+            multipv: pos.board.moves().count_ones() as usize,
+            ..limits.clone()
+        };
+        let info = engine.search(pos.board, &limits, &mut |_| {});
+        let score = info.lines.iter().find(|l| l.mv == played).map(|l| l.score);
+        let r = Reviewed {
+            ply: i + 1,
+            player: pos.to_move,
+            played,
+            score,
+            info,
+        };
+        tallies[usize::from(r.player == Color::White)].add(&r);
+        pb.suspend(|| print_reviewed(&r, number, &board_string(&pos), json_out));
+        pb.inc(1);
+    }
+    pb.finish_and_clear();
+    let summary = format!(
+        "game {number}: {}; {}",
+        tallies[0].text(Color::Black),
+        tallies[1].text(Color::White)
+    );
+    if json_out {
+        eprintln!("{summary}");
+    } else {
+        println!("{summary}");
+    }
+}
+
+fn print_reviewed(r: &Reviewed, number: usize, board: &str, json_out: bool) {
+    let info = &r.info;
+    let best = info.best();
+    if json_out {
+        println!(
+            "{}",
+            json!({
+                "game": number,
+                "ply": r.ply,
+                "player": r.player.name(),
+                "board": board,
+                "move": r.played.to_string(),
+                "score": r.score,
+                "best": best.map(|l| l.mv.to_string()),
+                "best_score": best.map(|l| l.score),
+                "loss": r.loss(),
+                "depth": info.depth,
+                "selectivity": info.selectivity,
+                "solve": solve_name(info),
+                "nodes": info.nodes,
+                "time": info.elapsed.as_secs_f64(),
+            })
+        );
+        return;
+    }
+    let score = |s: Option<i32>| s.map_or("?".to_string(), |s| format!("{s:+}"));
+    let search = search_text(info);
+    println!(
+        "  {:>3}  {:<6}  {:<4}  {:>5}  {:<4}  {:>5}  {:>4}  {search}",
+        r.ply,
+        r.player.name(),
+        r.played.to_string(),
+        score(r.score),
+        best.map_or("-".to_string(), |l| l.mv.to_string()),
+        score(best.map(|l| l.score)),
+        r.loss().map_or("?".to_string(), |l| l.to_string()),
+    );
 }

@@ -263,8 +263,10 @@ fn undo_hint_swap_new_and_save() {
     to_prompt(&mut e);
     let ggf = parse_ggf(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(transcript(&ggf.to_game()), moves);
-    assert_eq!(ggf.black.as_deref(), Some("Outflank"));
-    assert_eq!(ggf.white.as_deref(), Some("human"));
+    // Each colour's moves by whoever played them: black's first by the person, its last by
+    // the engine after the swap; white's so far by the engine.
+    assert_eq!(ggf.black.as_deref(), Some("human and Outflank"));
+    assert_eq!(ggf.white.as_deref(), Some("Outflank"));
     // A new game from a transcript: white (the person) to move after f5.
     e.send("new f5");
     let lines = to_prompt(&mut e);

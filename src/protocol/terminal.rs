@@ -547,14 +547,35 @@ impl Terminal {
         Ok(())
     }
 
+    /// Who played `c`'s moves since the game was given: `human`, the engine's name, or both
+    /// (`human and Outflank`, after a `swap` or `go`); the current seat when `c` has not
+    /// played yet.
+    fn player_name(&self, c: Color) -> String {
+        let (mut human, mut engine) = (false, false);
+        for i in self.base..self.game.len() {
+            if self.game.positions()[i].to_move == c && self.game.moves()[i] != Move::Pass {
+                if self.by_human[i] {
+                    human = true;
+                } else {
+                    engine = true;
+                }
+            }
+        }
+        if !human && !engine {
+            human = self.player(c) == Player::Human;
+            engine = !human;
+        }
+        match (human, engine) {
+            (true, true) => format!("human and {NAME}"),
+            (true, false) => "human".to_string(),
+            _ => NAME.to_string(),
+        }
+    }
+
     fn save(&self, path: &str) -> Result<(), String> {
         let mut ggf = GgfGame::from_game(&self.game);
-        let name = |p: Player| match p {
-            Player::Engine => NAME.to_string(),
-            Player::Human => "human".to_string(),
-        };
-        ggf.black = Some(name(self.players[0]));
-        ggf.white = Some(name(self.players[1]));
+        ggf.black = Some(self.player_name(Color::Black));
+        ggf.white = Some(self.player_name(Color::White));
         // The engine's clock, for the colours it plays.
         let clock = |p: Player| self.clock.filter(|_| p == Player::Engine);
         ggf.time_black = clock(self.players[0]);

@@ -340,7 +340,7 @@ impl NBoard {
     }
 
     /// `go`: a move within the level and the game's clock; a single legal move (or a forced
-    /// pass) gets a depth-1 search, for its evaluation.
+    /// pass) gets a short search (depth 8, at most 50 ms) only for the evaluation it reports.
     fn go(&mut self, session: &mut Session) -> io::Result<()> {
         if self.game.is_over() {
             log::warn!("go: the game is over");
@@ -359,7 +359,8 @@ impl NBoard {
         self.reset_stats();
         let limits = if single_reply(&board).is_some() {
             Limits {
-                depth: Some(1),
+                depth: Some(8),
+                time: Some(std::time::Duration::from_millis(50)),
                 ..Limits::default()
             }
         } else {

@@ -209,6 +209,20 @@ fn analyze_exact_agrees_with_solve() {
     assert_eq!(v["solve"], "exact");
     assert_eq!(v["moves"][0]["move"], "g8");
     assert_eq!(v["moves"][0]["score"], 18);
+    // A time limit caps a solve (here it has time to finish).
+    let out = outflank(&["analyze", pos, "--exact", "--time", "60", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).expect("json");
+    assert_eq!(
+        (v["solve"].as_str(), v["moves"][0]["score"].as_i64()),
+        (Some("exact"), Some(18))
+    );
+    // A finished game has nothing to search.
+    let out = outflank(&["analyze", "f5d6c5f4e3f6g5e6e7"]);
+    let s = text(&out.stdout);
+    assert!(
+        s.contains("  game over  0 nodes") && s.ends_with("  game over\n"),
+        "{s}"
+    );
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! `outflank analyze`: the best moves of one or more positions, with scores and PVs; with
 //! `--game`, every move of a game scored against the best one (a game review).
 
-use super::common::{EngineArgs, progress_bar, read_position};
+use super::common::{EngineArgs, plural, progress_bar, read_position};
 use crate::board::{Color, Move};
 use crate::game::Game;
 use crate::notation::{board_string, move_list, transcript};
@@ -20,11 +20,13 @@ pub struct Args {
     #[arg(allow_hyphen_values = true)]
     pub position: String,
     /// Search to this depth (plies); the default when no other limit is given is 12.
-    #[arg(long, conflicts_with_all = ["time", "exact", "wld"],
+    #[arg(long, conflicts_with_all = ["exact", "wld"],
           value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: Option<u32>,
-    /// Search for this many seconds per position.
-    #[arg(long, conflicts_with_all = ["exact", "wld"])]
+    /// Search for at most this many seconds per position: alone, deeper and deeper until
+    /// then; with a depth, a solve or a node budget, a cap on it. (The first shallow
+    /// iterations always finish, so that there is a move.)
+    #[arg(long)]
     pub time: Option<f64>,
     /// Solve the endgame exactly.
     #[arg(long, conflicts_with = "wld")]
@@ -33,7 +35,8 @@ pub struct Args {
     #[arg(long)]
     pub wld: bool,
     /// Stop after about this many nodes per position (with one thread the result is
-    /// reproducible); alone, the search deepens until the budget is spent.
+    /// reproducible); alone, the search deepens until the budget is spent. (The first
+    /// shallow iterations always finish, so that there is a move.)
     #[arg(long)]
     pub nodes: Option<std::num::NonZeroU64>,
     /// Score the best N moves (multi-PV).
@@ -57,16 +60,17 @@ fn limits(a: &Args) -> anyhow::Result<Limits> {
         nodes: a.nodes.map(u64::from),
         ..Limits::default()
     };
+    if let Some(t) = a.time {
+        if !(t.is_finite() && t > 0.0 && t <= 1e7) {
+            anyhow::bail!("--time must be a positive number of seconds, got {t}");
+        }
+        l.time = Some(Duration::from_secs_f64(t));
+    }
     if a.exact {
         l.solve = Some(Solve::Exact);
     } else if a.wld {
         l.solve = Some(Solve::Wld);
-    } else if let Some(t) = a.time {
-        if !(t.is_finite() && t > 0.0) {
-            anyhow::bail!("--time must be a positive number of seconds, got {t}");
-        }
-        l.time = Some(Duration::from_secs_f64(t));
-    } else if a.depth.is_some() || a.nodes.is_none() {
+    } else if a.depth.is_some() || (a.nodes.is_none() && a.time.is_none()) {
         l.depth = Some(a.depth.unwrap_or(12).clamp(1, 60));
     }
     Ok(l)
@@ -82,6 +86,9 @@ fn solve_name(info: &Info) -> Option<&'static str> {
 
 /// The kind of search in the text output: `exact (14 empties)`, `depth 12 @95%`, ...
 fn search_text(info: &Info) -> String {
+    if info.lines.is_empty() {
+        return "game over".to_string();
+    }
     match info.solve {
         Some(solve) => {
             let kind = if solve == Solve::Exact {
@@ -226,12 +233,14 @@ impl Tally {
 
     fn text(&self, player: Color) -> String {
         let worst = match self.worst {
-            Some((loss, ply, mv)) => format!(", the worst {ply}. {mv} (-{loss})"),
+            Some((loss, ply, mv)) => format!(", the worst {ply}. {mv} (lost {loss})"),
             None => String::new(),
         };
         format!(
-            "{player}: {} moves, {} lost in all, {} moves that lost{worst}",
-            self.moves, self.lost, self.errors
+            "{player}: {}, {} lost in all, {} that lost{worst}",
+            plural(self.moves, "move"),
+            self.lost,
+            plural(self.errors, "move")
         )
     }
 }
@@ -247,7 +256,13 @@ fn review(engine: &Engine, game: &Game, number: usize, limits: &Limits, json_out
     let mut tallies = [Tally::default(), Tally::default()];
     if !json_out {
         pb.suspend(|| {
-            println!("game {number}: {}", transcript(game));
+            let moves = transcript(game);
+            let moves = if game.moves().is_empty() {
+                format!("{moves} (no moves)").trim_start().to_string()
+            } else {
+                moves
+            };
+            println!("game {number}: {moves}");
             println!("  ply  player  move  score  best  score  loss  search");
         });
     }

@@ -184,9 +184,9 @@ fn learn(a: LearnArgs) -> anyhow::Result<i32> {
     pb.finish_and_clear();
     file::save(&builder.book, &a.book)?;
     eprintln!(
-        "{} games learned; {} positions written to {}",
-        games.len(),
-        builder.book.len(),
+        "{} learned; {} written to {}",
+        super::common::plural(games.len(), "game"),
+        super::common::plural(builder.book.len(), "position"),
         a.book.display()
     );
     Ok(0)

@@ -57,3 +57,12 @@ pub fn progress_bar(n: u64) -> ProgressBar {
     );
     pb
 }
+
+/// `1 move`, `2 moves`: a count and its noun, plural when the count is not 1.
+pub fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}

@@ -150,6 +150,30 @@ fn learn_games_then_show_them() {
     let out = learn_quickly(from_wtb.to_str().unwrap(), wtb.to_str().unwrap());
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(file::load(&from_wtb).unwrap(), book);
+    // Saved as it goes (here after every game): the same book in the end, and each save
+    // says how far the learning is.
+    let saving = temp("saving.book");
+    let out = outflank(&[
+        "book",
+        "learn",
+        "--book",
+        saving.to_str().unwrap(),
+        wtb.to_str().unwrap(),
+        "--plies",
+        "5",
+        "--depth",
+        "3",
+        "--save-every",
+        "0.000001",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(file::load(&saving).unwrap(), book);
+    let err = text(&out.stderr);
+    assert!(err.contains("saved 6 positions after 1 game of 2"), "{err}");
+    assert!(
+        err.contains("2 games learned; 10 positions written to"),
+        "{err}"
+    );
     // A bad game line is named, and the book is left as it was.
     std::fs::write(&games, "f5d6c3\nf5z9\n").unwrap();
     let before = std::fs::read(&path).unwrap();

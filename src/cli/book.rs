@@ -1,7 +1,7 @@
 //! `outflank book`: build an opening book, learn games into one, and show a position's book
 //! moves (see `crate::book`).
 
-use super::common::{EngineArgs, progress_bar, read_position};
+use super::common::{EngineArgs, plural, progress_bar, read_position};
 use crate::board::Move;
 use crate::book::build::{BuildConfig, Builder};
 use crate::book::{Book, file};
@@ -72,6 +72,10 @@ pub struct LearnArgs {
     /// Depth of the searches that score new positions.
     #[arg(long, default_value_t = 14)]
     pub depth: u32,
+    /// Save the book every this many minutes of learning (0: only at the end), so that a
+    /// long run stopped midway keeps its work; each save says how many games are in.
+    #[arg(long, default_value_t = 10.0)]
+    pub save_every: f64,
     /// Engine options.
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -174,19 +178,39 @@ fn learn(a: LearnArgs) -> anyhow::Result<i32> {
             games.push(game);
         }
     }
+    if !(a.save_every.is_finite() && a.save_every >= 0.0) {
+        anyhow::bail!(
+            "--save-every must be a number of minutes, got {}",
+            a.save_every
+        );
+    }
     let engine = a.engine.engine()?;
     let mut builder = Builder::new(&engine, book, a.depth);
     let pb = progress_bar(games.len() as u64);
-    for g in &games {
+    let every = std::time::Duration::from_secs_f64(a.save_every * 60.0);
+    let mut saved = std::time::Instant::now();
+    for (i, g) in games.iter().enumerate() {
         builder.learn(&g.start().board, g.moves(), a.plies);
         pb.inc(1);
+        if !every.is_zero() && saved.elapsed() >= every && i + 1 < games.len() {
+            file::save(&builder.book, &a.book)?;
+            saved = std::time::Instant::now();
+            pb.suspend(|| {
+                eprintln!(
+                    "saved {} after {} of {}",
+                    plural(builder.book.len(), "position"),
+                    plural(i + 1, "game"),
+                    games.len()
+                )
+            });
+        }
     }
     pb.finish_and_clear();
     file::save(&builder.book, &a.book)?;
     eprintln!(
         "{} learned; {} written to {}",
-        super::common::plural(games.len(), "game"),
-        super::common::plural(builder.book.len(), "position"),
+        plural(games.len(), "game"),
+        plural(builder.book.len(), "position"),
         a.book.display()
     );
     Ok(0)

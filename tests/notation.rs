@@ -112,7 +112,7 @@ fn ggf_game() -> impl Strategy<Value = GgfGame> {
         prop::option::of(clock()),
         prop::option::of(clock()),
         prop::option::of(clock()),
-        prop::sample::select(vec!["8", "8s", "s8", "8r20", "k8", "a8"]),
+        prop::sample::select(vec!["8", "8s", "s8", "8r20", "k8", "s8r20"]),
         prop::option::of(text()),
         prop::option::of(text()),
         prop::collection::vec(("Z[A-Z0-9]{0,2}", text()), 0..3),

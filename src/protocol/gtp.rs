@@ -26,6 +26,7 @@
 //! In a position of the opening book (unless `book` is off), `genmove` plays a book move
 //! without a search.
 
+use super::terminal::{search_text, title};
 use super::{Flow, Frontend, Input, Interrupt, MAX_LINE, NAME, Options, Session, VERSION};
 use crate::board::{Color, Move, Position, Square};
 use crate::game::Game;
@@ -377,7 +378,6 @@ struct Pending {
 /// line (the best line, each move after its colour, passes as `PASS`), then a `TEXT` line
 /// for the status bar. `to_move` is the colour of the analysed position's side to move.
 fn analysis_gfx(job: Job, to_move: Color, info: &Info) -> String {
-    use super::terminal::{score_text, search_text, title};
     let Some(best) = info.best() else {
         return "TEXT no result".to_string();
     };
@@ -385,7 +385,7 @@ fn analysis_gfx(job: Job, to_move: Color, info: &Info) -> String {
         "TEXT {}: {} {} ({})",
         title(to_move),
         move_text(best.mv),
-        score_text(best.score, info.solve),
+        super::terminal::score_text(best.score, info.solve),
         search_text(info)
     );
     let first = match job {
@@ -394,11 +394,7 @@ fn analysis_gfx(job: Job, to_move: Color, info: &Info) -> String {
             let mut color = to_move;
             for &mv in &best.pv {
                 let c = if color == Color::Black { 'b' } else { 'w' };
-                let m = match mv {
-                    Move::Play(s) => s.name_upper(),
-                    Move::Pass => "PASS".to_string(),
-                };
-                let _ = write!(var, " {c} {m}");
+                let _ = write!(var, " {c} {}", move_text(mv).to_ascii_uppercase());
                 color = color.opposite();
             }
             var
@@ -410,7 +406,7 @@ fn analysis_gfx(job: Job, to_move: Color, info: &Info) -> String {
                     label,
                     " {} {}",
                     move_text(l.mv),
-                    score_text(l.score, info.solve)
+                    super::terminal::score_text(l.score, info.solve)
                 );
             }
             label
@@ -660,7 +656,7 @@ impl Gtp {
             return self.reply(session, &id, true, "TEXT game over");
         }
         if pos.board.must_pass() {
-            let text = format!("TEXT {} must pass", super::terminal::title(pos.to_move));
+            let text = format!("TEXT {} must pass", title(pos.to_move));
             return self.reply(session, &id, true, &text);
         }
         let mut limits = self.options.analysis_limits(&pos.board);

@@ -6,7 +6,7 @@ mod common;
 use common::shared_data;
 use outflank::board::{Board, Square, Symmetry};
 use outflank::notation::{ObfEntry, parse_obf};
-use outflank::search::{Engine, EngineConfig, Info, Limits, Solve};
+use outflank::search::{Engine, EngineConfig, Info, Limits, Solve, reference_score};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -24,28 +24,6 @@ fn solve(e: &Engine, b: Board, kind: Solve) -> Info {
         ..Limits::default()
     };
     e.search(b, &limits, &mut |_| {})
-}
-
-/// Plain alpha-beta to the end: the reference for exact scores.
-fn reference(b: Board, alpha: i32, beta: i32) -> i32 {
-    let moves = b.moves();
-    if moves == 0 {
-        if b.opponent_moves() == 0 {
-            return b.final_score();
-        }
-        return -reference(b.passed(), -beta, -alpha);
-    }
-    let mut a = alpha;
-    let mut best = -65;
-    for sq in Square::iter(moves) {
-        let v = -reference(b.play(sq).expect("legal"), -beta, -a);
-        best = best.max(v);
-        a = a.max(v);
-        if a >= beta {
-            break;
-        }
-    }
-    best
 }
 
 /// A random position with `empties` empty squares (seeded).
@@ -132,7 +110,7 @@ fn random_endgames_match_plain_alpha_beta() {
     let e = engine(1);
     for (i, empties) in (10..=14).cycle().take(25).enumerate() {
         let b = random_position(0x9E37_79B9 + i as u64 * 7919, empties);
-        let want = reference(b, -64, 64);
+        let want = reference_score(b, -64, 64);
         let info = solve(&e, b, Solve::Exact);
         let got = info.best().map_or(b.final_score(), |l| l.score);
         assert_eq!(got, want, "position {i}: {b:?}");
@@ -192,7 +170,7 @@ fn multipv_scores_are_exact_and_sorted() {
             panic!("a square")
         };
         let child = b.play(sq).expect("legal");
-        assert_eq!(l.score, -reference(child, -64, 64), "{}", l.mv);
+        assert_eq!(l.score, -reference_score(child, -64, 64), "{}", l.mv);
     }
 }
 
@@ -331,7 +309,7 @@ fn forced_pass_and_game_over() {
                 let info = solve(&e, b, Solve::Exact);
                 let l = info.best().expect("a pass line");
                 assert_eq!(l.mv, outflank::board::Move::Pass);
-                assert_eq!(l.score, reference(b, -64, 64));
+                assert_eq!(l.score, reference_score(b, -64, 64));
                 found = true;
                 break;
             }

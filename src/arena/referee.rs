@@ -254,20 +254,6 @@ pub struct GameSpec {
     pub move_timeout: Duration,
 }
 
-/// The opening's moves as GGF moves without annotation.
-fn opening_moves(game: &Game) -> Vec<GgfMove> {
-    game.moves()
-        .iter()
-        .zip(game.positions())
-        .map(|(&mv, pos)| GgfMove {
-            color: pos.to_move,
-            mv,
-            eval: None,
-            time: None,
-        })
-        .collect()
-}
-
 /// An engine's side of a game: a running client, or why it could not be started.
 pub type Seat<'a> = Result<&'a mut dyn Client, EngineFailure>;
 
@@ -275,7 +261,7 @@ pub type Seat<'a> = Result<&'a mut dyn Client, EngineFailure>;
 /// between moves when it becomes true.
 pub fn play_game(spec: &GameSpec, seats: [Seat<'_>; 2], stop: &AtomicBool) -> GameRecord {
     let mut game = spec.opening.clone();
-    let mut moves = opening_moves(&game);
+    let mut moves = GgfGame::from_game(&game).moves;
     let mut record = GameRecord {
         number: spec.number,
         black: spec.black,

@@ -21,7 +21,7 @@ pub use moves::{
 };
 pub use square::{Square, SquareError, Squares};
 pub use stability::{stable_discs, stable_discs_until};
-pub use symmetry::{Symmetry, transform};
+pub use symmetry::{Symmetry, mirror_columns, transform, transpose};
 
 /// True when this CPU has every feature the x86-64 fast paths are compiled for (POPCNT,
 /// LZCNT, BMI1/2, AVX2), checked at run time, so that a binary built for the baseline never

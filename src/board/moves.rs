@@ -473,15 +473,9 @@ mod tests {
 
     #[test]
     fn flips_match_reference_on_a_pseudo_random_sample() {
-        let mut s = 0x1234_5678_9ABC_DEF0u64;
+        let mut rng = crate::train::Rng::new(0x1234_5678_9ABC_DEF0);
         for _ in 0..20_000 {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            let a = s;
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
+            let (a, s) = (rng.next_u64(), rng.next_u64());
             let p = a & s;
             let o = a & !s;
             for sq in 0..64 {

@@ -369,15 +369,9 @@ mod tests {
 
     #[test]
     fn stable_discs_never_flip() {
-        let mut s = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = crate::train::Rng::new(0x9E37_79B9_7F4A_7C15);
         for _ in 0..5000 {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            let a = s;
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
+            let (a, s) = (rng.next_u64(), rng.next_u64());
             let filled = a | s; // dense boards
             let p = filled & s;
             let o = filled & !s;

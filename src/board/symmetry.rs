@@ -58,9 +58,9 @@ impl Symmetry {
     }
 }
 
-/// Mirrors columns (a <-> h).
-#[inline]
-fn mirror_columns(x: u64) -> u64 {
+/// Mirrors columns (a <-> h) of a bitboard.
+#[inline(always)]
+pub fn mirror_columns(x: u64) -> u64 {
     let k1 = 0x5555_5555_5555_5555u64;
     let k2 = 0x3333_3333_3333_3333u64;
     let k4 = 0x0F0F_0F0F_0F0F_0F0Fu64;
@@ -69,9 +69,9 @@ fn mirror_columns(x: u64) -> u64 {
     ((x >> 4) & k4) | ((x & k4) << 4)
 }
 
-/// Swaps rows and columns (reflection in the a1-h8 diagonal).
-#[inline]
-fn transpose(x: u64) -> u64 {
+/// Swaps rows and columns of a bitboard (reflection in the a1-h8 diagonal).
+#[inline(always)]
+pub fn transpose(x: u64) -> u64 {
     let k1 = 0x5500_5500_5500_5500u64;
     let k2 = 0x3333_0000_3333_0000u64;
     let k4 = 0x0F0F_0F0F_0000_0000u64;

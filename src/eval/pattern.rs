@@ -17,7 +17,7 @@
 //! the same weight to an index and its images under those symmetries, which
 //! [`canonical_map`] describes and the trainer enforces.
 
-use crate::board::{Square, Symmetry};
+use crate::board::{Square, Symmetry, mirror_columns, transpose};
 use std::sync::OnceLock;
 
 /// A pattern family: a name and its squares in digit order.
@@ -153,33 +153,6 @@ pub static BASE3: [u16; 1024] = {
     }
     t
 };
-
-/// Mirrors columns (a <-> h).
-#[inline(always)]
-fn mirror_columns(x: u64) -> u64 {
-    let k1 = 0x5555_5555_5555_5555u64;
-    let k2 = 0x3333_3333_3333_3333u64;
-    let k4 = 0x0F0F_0F0F_0F0F_0F0Fu64;
-    let x = ((x >> 1) & k1) | ((x & k1) << 1);
-    let x = ((x >> 2) & k2) | ((x & k2) << 2);
-    ((x >> 4) & k4) | ((x & k4) << 4)
-}
-
-/// Swaps rows and columns (reflection in the a1-h8 diagonal).
-#[inline(always)]
-fn transpose(x: u64) -> u64 {
-    let k1 = 0x5500_5500_5500_5500u64;
-    let k2 = 0x3333_0000_3333_0000u64;
-    let k4 = 0x0F0F_0F0F_0000_0000u64;
-    let mut x = x;
-    let t = k4 & (x ^ (x << 28));
-    x ^= t ^ (t >> 28);
-    let t = k2 & (x ^ (x << 14));
-    x ^= t ^ (t >> 14);
-    let t = k1 & (x ^ (x << 7));
-    x ^= t ^ (t >> 7);
-    x
-}
 
 /// The 8 symmetric images of a bitboard, indexed by [`Symmetry::code`] (equal to
 /// `crate::board::transform(x, s)`).

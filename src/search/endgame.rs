@@ -548,7 +548,7 @@ mod tests {
                 continue;
             }
             tried += 1;
-            let exact = crate::search::tests::reference(b, -64, 64);
+            let exact = crate::search::reference_score(b, -64, 64);
             for (alpha, beta) in [(-64, 64), (exact - 1, exact + 1), (-1, 0), (0, 1), (8, 9)] {
                 search += 1;
                 let (v, n) = local_board(&b, alpha, beta, Simd::Portable, search);

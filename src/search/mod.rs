@@ -712,6 +712,30 @@ enum RootKind {
     End(Solve),
 }
 
+/// The exact score of `b` in `(alpha, beta)` (fail-soft) by plain alpha-beta to the end of
+/// the game: no table, no ordering, no pruning beyond the window. Slow (fine up to about 14
+/// empties); the reference the solver is tested against.
+pub fn reference_score(b: Board, alpha: i32, beta: i32) -> i32 {
+    let moves = b.moves();
+    if moves == 0 {
+        if b.opponent_moves() == 0 {
+            return b.final_score();
+        }
+        return -reference_score(b.passed(), -beta, -alpha);
+    }
+    let mut a = alpha;
+    let mut best = -65;
+    for sq in Square::iter(moves) {
+        let v = -reference_score(b.play(sq).expect("a legal move"), -beta, -a);
+        best = best.max(v);
+        a = a.max(v);
+        if a >= beta {
+            break;
+        }
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -728,28 +752,6 @@ mod tests {
             }
         }
         Board::new(p, o)
-    }
-
-    /// Plain alpha-beta to the end of the game: the reference for exact scores.
-    pub(crate) fn reference(b: Board, alpha: i32, beta: i32) -> i32 {
-        let moves = b.moves();
-        if moves == 0 {
-            if b.opponent_moves() == 0 {
-                return b.final_score();
-            }
-            return -reference(b.passed(), -beta, -alpha);
-        }
-        let mut a = alpha;
-        let mut best = -65;
-        for sq in Square::iter(moves) {
-            let v = -reference(b.play(sq).unwrap(), -beta, -a);
-            best = best.max(v);
-            a = a.max(v);
-            if a >= beta {
-                break;
-            }
-        }
-        best
     }
 
     #[test]
@@ -772,7 +774,7 @@ mod tests {
         let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
         for _ in 0..30 {
             let b = random_board(&mut rng, 12);
-            let want = reference(b, -64, 64);
+            let want = reference_score(b, -64, 64);
             let limits = Limits {
                 solve: Some(Solve::Exact),
                 ..Limits::default()

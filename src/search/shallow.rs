@@ -468,7 +468,7 @@ mod tests {
             if b.empty_count() == 0 {
                 continue;
             }
-            let exact = crate::search::tests::reference(b, -64, 64);
+            let exact = crate::search::reference_score(b, -64, 64);
             for simd in Simd::available() {
                 for (alpha, beta) in [(-64, 64), (exact - 1, exact + 1), (-1, 0), (0, 1), (8, 9)] {
                     let (v, _) = solve_board(&b, alpha, beta, simd);

@@ -33,6 +33,11 @@ fn quiet_output_errors() {
             .or_else(|| payload.downcast_ref::<&str>().copied())
             .unwrap_or("");
         if let Some(why) = msg.strip_prefix("failed printing to stdout: ") {
+            // A reader that has gone (`outflank match ... | head`, where the signal stays
+            // ignored) ends the process as quietly as the signal does elsewhere.
+            if why.starts_with("Broken pipe") {
+                std::process::exit(141);
+            }
             eprintln!("outflank: cannot write to stdout: {why}");
             std::process::exit(2);
         }
@@ -50,10 +55,22 @@ fn parse_command_line() -> Cli {
             | ErrorKind::DisplayVersion
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
             _ => {
+                // The message up to the usage, in one line: clap lists missing arguments on
+                // the lines after its first.
                 let text = e.render().to_string();
-                let first = text.lines().next().unwrap_or("bad arguments");
-                let first = first.strip_prefix("error: ").unwrap_or(first);
-                eprintln!("outflank: {first} (--help lists the options)");
+                let message: Vec<&str> = text
+                    .lines()
+                    .map(str::trim)
+                    .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
+                    .collect();
+                let message = message.join(" ");
+                let message = message.strip_prefix("error: ").unwrap_or(&message);
+                let message = if message.is_empty() {
+                    "bad arguments"
+                } else {
+                    message
+                };
+                eprintln!("outflank: {message} (--help lists the options)");
                 std::process::exit(2);
             }
         },

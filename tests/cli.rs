@@ -79,6 +79,33 @@ fn bad_positions_are_clear_errors() {
     assert_clean_error(&outflank(&["show", "XXXX X"]), "cannot read position");
     assert_clean_error(&outflank(&["show", "(;GM[Othello]BO[10 *];)"]), "GGF");
     assert_clean_error(&outflank(&["show", "(;GM[Othello]B[f5]"]), "GGF");
+    assert_clean_error(&outflank(&["show", ""]), "empty position");
+    assert_clean_error(
+        &outflank(&["show", "f5d6c3q1"]),
+        "black X x B b *, white O o W w 0",
+    );
+}
+
+#[test]
+fn a_file_of_positions_is_read() {
+    let dir = std::env::temp_dir().join(format!("outflank-cli-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("games.txt");
+    std::fs::write(&file, "\u{feff}\nf5d6c3\nf5f6\n").unwrap();
+    let f = file.to_str().unwrap();
+    // `show` takes the first position; `analyze` every one, as from stdin.
+    let s = text(&outflank(&["show", f]).stdout);
+    assert!(s.contains("legal moves: d3 f3 f4 g5"), "{s}");
+    let out = outflank(&["analyze", f, "--depth", "2", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let rows: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    std::fs::write(&file, "f5d6c3\nf5f5\n").unwrap();
+    assert_clean_error(&outflank(&["analyze", f]), "position 2 of 2");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -90,6 +117,15 @@ fn unknown_option_exits_2() {
     assert_clean_error(&outflank(&["gtp", "--threads", "100000"]), "--threads");
     assert_clean_error(&outflank(&["analyze", "f5", "--depth", "61"]), "--depth");
     assert_clean_error(&outflank(&["analyze", "f5", "--depth", "0"]), "--depth");
+    assert_clean_error(&outflank(&["analyze", "f5", "--multipv", "0"]), "--multipv");
+    assert_clean_error(&outflank(&["solve", "x.obf", "--hash", "0"]), "--hash");
+    assert_clean_error(&outflank(&["bench", "--positions", "21"]), "--positions");
+    let engines = ["--engine", "name=a,cmd=a", "--engine", "name=b,cmd=b"];
+    let mut args = vec!["match", "--concurrency", "0"];
+    args.extend(engines);
+    assert_clean_error(&outflank(&args), "--concurrency");
+    // A missing argument is named.
+    assert_clean_error(&outflank(&["solve"]), "<FILE>");
 }
 
 #[test]
@@ -103,6 +139,15 @@ fn empty_input_and_finished_games() {
         "no position",
     );
     assert_clean_error(&outflank_stdin(&["analyze", "-"], "\n  \n"), "no position");
+    let book = dir.join("empty.book");
+    assert_clean_error(
+        &outflank_stdin(
+            &["book", "learn", "--book", book.to_str().unwrap(), "-"],
+            "",
+        ),
+        "no games to learn in stdin",
+    );
+    assert!(!book.exists());
     // A finished game (40-24, nothing to play) scores its final result.
     let done = dir.join("done.obf");
     std::fs::write(&done, format!("{}{} X;\n", "X".repeat(40), "O".repeat(24))).unwrap();
@@ -363,4 +408,19 @@ fn closed_stdout_ends_quietly() {
     let err = text(&out.stderr);
     assert!(!err.contains("panicked"), "{err}");
     assert_ne!(out.status.code(), Some(101), "{err}");
+    // `match` keeps SIGPIPE ignored (its engines are pipes too), and ends as quietly.
+    let bin = env!("CARGO_BIN_EXE_outflank");
+    let a = format!("name=a,cmd={bin} gtp --level 1");
+    let b = format!("name=b,cmd={bin} gtp --level 1");
+    let mut child = Command::new(bin)
+        .args(["match", "--engine", &a, "--engine", &b, "--games", "2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run outflank");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait");
+    let err = text(&out.stderr);
+    assert_eq!(err, "");
+    assert_eq!(out.status.code(), Some(141));
 }

@@ -399,7 +399,7 @@ fn bad_board_strings() {
     );
     assert_eq!(
         err(parse_board_string(&START.replacen('-', "?", 1))),
-        "board string: unexpected character '?' for square a1 (expected X, O or -)"
+        "board string: unexpected character '?' for square a1 (black X x B b *, white O o W w 0, empty - . _)"
     );
     assert_eq!(
         err(parse_board_string(&START[..64])),
@@ -416,7 +416,7 @@ fn bad_board_strings() {
     assert_eq!(
         err(parse_position("xyz")),
         "cannot read position \"xyz\": not a board string (unexpected character 'y' for square \
-         b1 (expected X, O or -)), not a transcript (unknown move \"xy\" at move 1)"
+         b1 (black X x B b *, white O o W w 0, empty - . _)), not a transcript (unknown move \"xy\" at move 1)"
     );
 }
 

@@ -5,7 +5,7 @@ mod common;
 
 use common::shared_data;
 use outflank::board::{Board, Square, Symmetry};
-use outflank::notation::{ObfEntry, parse_obf};
+use outflank::notation::{ObfEntry, parse_board_string, parse_obf};
 use outflank::search::{Engine, EngineConfig, Info, Limits, Solve, reference_score};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -237,6 +237,27 @@ fn solved_lines_play_to_the_end_with_their_scores() {
             "depth {depth}"
         );
     }
+}
+
+#[test]
+fn a_selective_endgame_line_runs_to_the_end() {
+    // FFO #74 (31 empties) stopped by a node budget after a selective pass to the end,
+    // whose score (-22 at 73%) no move keeps exactly: the line still runs to the end of the
+    // game (once it stopped at 14 empties, where the exact completion takes over).
+    let b =
+        parse_board_string("----X-----OXXO-X--OXOOXX-OOXXOXX--OXXO-X--XXOO----XOOO-------O-- O")
+            .expect("a board")
+            .board;
+    let limits = Limits {
+        solve: Some(Solve::Exact),
+        nodes: Some(20_000_000),
+        ..Limits::default()
+    };
+    let info = engine(1).search(b, &limits, &mut |_| {});
+    assert!(info.stopped && info.solve.is_none(), "{info:?}");
+    assert_eq!(info.depth, 31);
+    let l = info.best().expect("a line");
+    play_out(b, &l.pv);
 }
 
 #[test]

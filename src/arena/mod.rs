@@ -232,13 +232,15 @@ impl Opening {
 }
 
 /// Reads openings, one transcript a line (XOT style: `f5d6c4d3c2b3b4b5`, an optional
-/// `BOARD;` prefix for another start). Blank lines and lines starting with `#` or `%` are
-/// skipped; an unreadable line is an error naming it.
+/// `BOARD;` prefix for another start). A `#` starts a comment to the end of its line; blank
+/// lines, comments and lines starting with `%` are skipped; an unreadable line is an error
+/// naming it.
 pub fn parse_openings(text: &str) -> anyhow::Result<Vec<Opening>> {
     let mut out = Vec::new();
     for (i, line) in crate::notation::without_bom(text).lines().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') || t.starts_with('%') {
+        // A comment runs from `#` (or a `%` at the start of the line) to the end of the line.
+        let t = line.split('#').next().unwrap_or("").trim();
+        if t.is_empty() || t.starts_with('%') {
             continue;
         }
         let game = parse_transcript(t).with_context(|| format!("openings line {}", i + 1))?;
@@ -793,8 +795,10 @@ mod tests {
 
     #[test]
     fn openings_and_schedule() {
-        let ops = parse_openings("# xot\nf5d6c4d3c2b3b4b5\n\nF5F6D3C5D6C7B5E3\n").unwrap();
+        let ops =
+            parse_openings("# xot\nf5d6c4d3c2b3b4b5  # a comment\n\nF5F6D3C5D6C7B5E3\n").unwrap();
         assert_eq!(ops.len(), 2);
+        assert_eq!(ops[0].text, "f5d6c4d3c2b3b4b5");
         assert_eq!(ops[1].text, "f5f6d3c5d6c7b5e3");
         assert!(parse_openings("f5f5").is_err());
         assert_eq!(

@@ -1,10 +1,10 @@
 //! `outflank analyze`: the best moves of one or more positions, with scores and PVs; with
 //! `--game`, every move of a game scored against the best one (a game review).
 
-use super::common::{EngineArgs, plural, progress_bar, read_position};
+use super::common::{EngineArgs, count_range, plural, progress_bar, read_position};
 use crate::board::{Color, Move};
 use crate::game::Game;
-use crate::notation::{board_string, move_list, transcript};
+use crate::notation::{board_string, move_list, transcript, without_bom};
 use crate::search::{Engine, Info, Limits, Solve};
 use anyhow::Context;
 use clap::Args as ClapArgs;
@@ -16,7 +16,7 @@ use std::time::Duration;
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// The position (board string, transcript or GGF game), or `-` to read one per line
-    /// from stdin.
+    /// from stdin, or a file of them, one per line.
     #[arg(allow_hyphen_values = true)]
     pub position: String,
     /// Search to this depth (plies); the default when no other limit is given is 12.
@@ -40,7 +40,7 @@ pub struct Args {
     #[arg(long)]
     pub nodes: Option<std::num::NonZeroU64>,
     /// Score the best N moves (multi-PV).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = count_range(64))]
     pub multipv: usize,
     /// Review the game: score every move played against the best move of its position
     /// (all moves searched alike), with each player's losses.
@@ -149,6 +149,7 @@ fn print(info: &Info, board: &str, json_out: bool) {
 /// Runs `outflank analyze`.
 pub fn run(a: Args) -> anyhow::Result<i32> {
     let limits = limits(&a)?;
+    let file = std::path::Path::new(&a.position);
     let inputs: Vec<String> = if a.position == "-" {
         let mut v = Vec::new();
         for line in std::io::stdin().lock().lines() {
@@ -159,6 +160,19 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         }
         if v.is_empty() {
             anyhow::bail!("no position on stdin");
+        }
+        v
+    } else if read_position(&a.position).is_err() && file.is_file() {
+        // A file of positions, one per line, as on stdin.
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("cannot read {}", file.display()))?;
+        let v: Vec<String> = text
+            .lines()
+            .filter(|l| !without_bom(l).trim().is_empty())
+            .map(String::from)
+            .collect();
+        if v.is_empty() {
+            anyhow::bail!("no position in {}", file.display());
         }
         v
     } else {

@@ -5,7 +5,7 @@
 //! build at one thread: a change in search behaviour changes it). Exits with status 1 on a
 //! wrong exact score.
 
-use super::common::EngineArgs;
+use super::common::{EngineArgs, count_range, plural};
 use crate::notation::{parse_obf, parse_transcript};
 use crate::search::{Limits, Solve};
 use clap::Args as ClapArgs;
@@ -51,7 +51,7 @@ pub struct Args {
     #[arg(long, default_value_t = 14)]
     pub depth: u32,
     /// Only the first N FFO positions (all 20 by default).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = count_range(20))]
     pub positions: usize,
     /// Engine options.
     #[command(flatten)]
@@ -118,9 +118,9 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         end_nodes as f64 / end_secs.max(1e-9) / 1e6
     );
     println!(
-        "total: {nodes} nodes in {secs:.3} s ({:.1} M nodes/s), {} threads, signature {signature:016x}, {wrong} wrong",
+        "total: {nodes} nodes in {secs:.3} s ({:.1} M nodes/s), {}, signature {signature:016x}, {wrong} wrong",
         nodes as f64 / secs.max(1e-9) / 1e6,
-        engine.threads()
+        plural(engine.threads(), "thread")
     );
     Ok(if wrong > 0 { 1 } else { 0 })
 }

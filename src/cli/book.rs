@@ -1,7 +1,7 @@
 //! `outflank book`: build an opening book, learn games into one, and show a position's book
 //! moves (see `crate::book`).
 
-use super::common::{EngineArgs, plural, progress_bar, read_position};
+use super::common::{EngineArgs, plural, progress_bar, read_position, read_position_arg};
 use crate::board::Move;
 use crate::book::build::{BuildConfig, Builder};
 use crate::book::{Book, file};
@@ -178,6 +178,9 @@ fn learn(a: LearnArgs) -> anyhow::Result<i32> {
             games.push(game);
         }
     }
+    if games.is_empty() {
+        anyhow::bail!("no games to learn in {}", display_inputs(&a.games));
+    }
     if !(a.save_every.is_finite() && a.save_every >= 0.0) {
         anyhow::bail!(
             "--save-every must be a number of minutes, got {}",
@@ -218,7 +221,7 @@ fn learn(a: LearnArgs) -> anyhow::Result<i32> {
 
 fn show(a: ShowArgs) -> anyhow::Result<i32> {
     let book = load_or_shipped(a.book.as_deref())?;
-    let game = read_position(&a.position)?;
+    let game = read_position_arg(&a.position)?;
     let board = game.position().board;
     let moves = book.moves(&board).unwrap_or_default();
     let lines: Vec<(crate::book::BookMove, Vec<Move>)> = moves
@@ -266,4 +269,19 @@ fn show(a: ShowArgs) -> anyhow::Result<i32> {
         );
     }
     Ok(0)
+}
+
+/// The input files as a message names them (`-` is stdin).
+fn display_inputs(paths: &[std::path::PathBuf]) -> String {
+    let names: Vec<String> = paths
+        .iter()
+        .map(|p| {
+            if p.as_os_str() == "-" {
+                "stdin".to_string()
+            } else {
+                p.display().to_string()
+            }
+        })
+        .collect();
+    names.join(", ")
 }

@@ -3,6 +3,7 @@
 use crate::game::Game;
 use crate::notation::parse_position;
 use crate::search::{Engine, EngineConfig};
+use anyhow::Context;
 use clap::Args as ClapArgs;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -14,7 +15,7 @@ pub struct EngineArgs {
     #[arg(long, default_value_t = 1, value_parser = threads_range())]
     pub threads: usize,
     /// Transposition table size in megabytes.
-    #[arg(long = "hash", default_value_t = 256)]
+    #[arg(long = "hash", default_value_t = 256, value_parser = hash_range())]
     pub hash_mb: usize,
     /// Evaluation weights file to use instead of the shipped one (`outflank train fit`).
     #[arg(long, value_name = "PATH")]
@@ -37,12 +38,47 @@ impl EngineArgs {
 
 /// The accepted numbers of search threads: 1 to 256 (as `outflank-set threads`).
 pub fn threads_range() -> clap::builder::RangedU64ValueParser<usize> {
-    clap::builder::RangedU64ValueParser::new().range(1..=256)
+    count_range(256)
 }
 
-/// Reads a position argument (board string, transcript or GGF game) with a clear error.
+/// The accepted transposition table sizes in megabytes: 1 to 2^20 (as `outflank-set hash`).
+pub fn hash_range() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..=1 << 20)
+}
+
+/// A count from 1 to `max` (games at once, best moves to score, positions).
+pub fn count_range(max: u64) -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..=max)
+}
+
+/// Reads a position (board string, transcript or GGF game) with a clear error. An empty
+/// text is refused: `start` names the start position.
 pub fn read_position(text: &str) -> anyhow::Result<Game> {
+    if text.trim().is_empty() {
+        anyhow::bail!("an empty position (`start` names the start position)");
+    }
     Ok(parse_position(text)?)
+}
+
+/// Reads a position given on the command line: the text itself, or else the name of a file
+/// holding it (its first line that is not empty: a GGF file's first game, say).
+pub fn read_position_arg(text: &str) -> anyhow::Result<Game> {
+    let err = match read_position(text) {
+        Ok(g) => return Ok(g),
+        Err(e) => e,
+    };
+    let path = std::path::Path::new(text);
+    if text.trim().is_empty() || !path.is_file() {
+        return Err(err);
+    }
+    let content =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let (i, line) = content
+        .lines()
+        .enumerate()
+        .find(|(_, l)| !crate::notation::without_bom(l).trim().is_empty())
+        .with_context(|| format!("{} holds no position", path.display()))?;
+    read_position(line).with_context(|| format!("{} line {}", path.display(), i + 1))
 }
 
 /// A progress bar on stderr for `n` items of work, hidden unless stderr is a terminal.

@@ -1,7 +1,7 @@
 //! `outflank gtp`: play over GTP on stdin/stdout (Quarry, GoGui, match scripts). Also holds
 //! the engine options both protocol front-ends take.
 
-use super::common::threads_range;
+use super::common::{hash_range, threads_range};
 use crate::protocol::{self, Options};
 use crate::search::time::{Level, MovePlan};
 use clap::Args as ClapArgs;
@@ -15,7 +15,7 @@ pub struct FrontendArgs {
     #[arg(long, default_value_t = 1, value_parser = threads_range())]
     pub threads: usize,
     /// Transposition table size in megabytes.
-    #[arg(long = "hash", value_name = "MB", default_value_t = 64)]
+    #[arg(long = "hash", value_name = "MB", default_value_t = 64, value_parser = hash_range())]
     pub hash_mb: usize,
     /// Strength level 1-60: midgame depth = level, exact solve from 2x level empties (up to
     /// 20), then more slowly up to level 60 (perfect play). Default 14 when there is neither
@@ -73,7 +73,7 @@ impl FrontendArgs {
         };
         Ok(Options {
             threads: self.threads.max(1),
-            hash_mb: self.hash_mb.max(1),
+            hash_mb: self.hash_mb,
             plan: MovePlan {
                 level: self.level.map(Level::new),
                 depth: self.depth,

@@ -11,6 +11,7 @@ use anyhow::{Context, bail};
 use clap::Args as ClapArgs;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use super::common::{count_range, plural};
 use crate::arena::{
     EngineSpec, GameRecord, MatchConfig, Protocol, Sprt, Standings, TimeControl, ggf_date_now,
     load_openings, run_match,
@@ -24,7 +25,7 @@ use crate::arena::{
     --openings xot-small.txt --games 10 --tc 60+1 --concurrency 2 --ggf games.ggf")]
 pub struct Args {
     /// An engine, as comma-separated key=value pairs with cmd last:
-    /// `name=A,proto=gtp|nboard[,depth=D][,implicit-pass][,dir=DIR],cmd=PROGRAM ARGS...`.
+    /// `name=A,proto=gtp|nboard[,depth=D][,tc=SECS[+INC]|none][,implicit-pass][,dir=DIR],cmd=PROGRAM ARGS...`.
     /// Two engines play a match, more a round robin.
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     pub engines: Vec<String>,
@@ -46,7 +47,7 @@ pub struct Args {
     #[arg(long = "implicit-pass", value_name = "NAME")]
     pub implicit_pass: Vec<String>,
     /// Games played at once.
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = count_range(256))]
     pub concurrency: usize,
     /// Shuffle the openings with this seed (file order without it).
     #[arg(long, value_name = "S")]
@@ -173,14 +174,30 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     } else {
         ProgressBar::hidden()
     };
-    let tc = cfg
-        .tc
-        .map_or_else(|| "untimed".to_string(), |t| format!("tc {t}"));
+    // Each engine's clock: its own `tc=`, else the match's.
+    let clock =
+        |t: Option<TimeControl>| t.map_or_else(|| "untimed".to_string(), |t| format!("tc {t}"));
+    let clocks: Vec<String> = cfg
+        .engines
+        .iter()
+        .map(|e| clock(e.tc.unwrap_or(cfg.tc)))
+        .collect();
+    let tc = if clocks.iter().all(|c| *c == clocks[0]) {
+        clocks[0].clone()
+    } else {
+        let each: Vec<String> = cfg
+            .engines
+            .iter()
+            .zip(&clocks)
+            .map(|(e, c)| format!("{} {c}", e.name))
+            .collect();
+        each.join(", ")
+    };
     let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
     println!(
-        "Match: {} ({} games, {tc}, concurrency {})",
+        "Match: {} ({}, {tc}, concurrency {})",
         names.join(" vs "),
-        scheduled,
+        plural(scheduled as usize, "game"),
         cfg.concurrency
     );
     let mut write_error: Option<anyhow::Error> = None;

@@ -1,6 +1,6 @@
 //! `outflank perft`: leaf counts, time and speed.
 
-use super::common::{read_position, threads_range};
+use super::common::{read_position_arg, threads_range};
 use crate::perft::{PassRule, perft_parallel};
 use clap::Args as ClapArgs;
 use std::time::Instant;
@@ -25,7 +25,7 @@ pub struct Args {
 /// Runs `outflank perft`.
 pub fn run(a: Args) -> anyhow::Result<i32> {
     let board = match &a.position {
-        Some(p) => read_position(p)?.position().board,
+        Some(p) => read_position_arg(p)?.position().board,
         None => crate::board::Board::start(),
     };
     let rule = if a.pass_is_ply {

@@ -1,7 +1,7 @@
 //! `outflank play`: the terminal game, a person against the engine (or two people, or the
 //! engine against itself) in a text terminal.
 
-use super::common::read_position;
+use super::common::read_position_arg;
 use super::gtp::FrontendArgs;
 use crate::game::Game;
 use crate::notation::Clock;
@@ -33,7 +33,7 @@ pub struct Args {
 pub fn run(a: Args) -> anyhow::Result<i32> {
     a.engine.load_eval()?;
     let game = match &a.start {
-        Some(text) => read_position(text)?,
+        Some(text) => read_position_arg(text)?,
         None => Game::default(),
     };
     let (h, e) = (Player::Human, Player::Engine);

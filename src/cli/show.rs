@@ -1,6 +1,6 @@
 //! `outflank show`: a readable board, the side to move, disc counts and legal moves.
 
-use super::common::read_position;
+use super::common::read_position_arg;
 use crate::board::Move;
 use crate::notation::board_string;
 use clap::Args as ClapArgs;
@@ -8,14 +8,15 @@ use clap::Args as ClapArgs;
 /// Arguments of `outflank show`.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// The position: a board string, a transcript (`f5d6c3`) or a GGF game.
+    /// The position: a board string, a transcript (`f5d6c3`) or a GGF game, or a file holding
+    /// one (its first line).
     #[arg(allow_hyphen_values = true)]
     pub position: String,
 }
 
 /// Runs `outflank show`.
 pub fn run(a: Args) -> anyhow::Result<i32> {
-    let game = read_position(&a.position)?;
+    let game = read_position_arg(&a.position)?;
     let pos = game.position();
     println!("{pos}");
     println!("board: {}", board_string(&pos));

@@ -51,7 +51,9 @@ impl BoardStringError {
                     Some(s) => format!("square {s}"),
                     None => format!("square number {}", index + 1),
                 };
-                format!("unexpected character {ch:?} for {place} (expected X, O or -)")
+                format!(
+                    "unexpected character {ch:?} for {place} (black X x B b *, white O o W w 0, empty - . _)"
+                )
             }
             BoardStringError::BadSide(c) => {
                 format!("bad side to move {c:?} (expected X or O)")
@@ -201,7 +203,7 @@ mod tests {
         let bad = START.replacen('-', "z", 1);
         assert_eq!(
             parse_board_string(&bad).unwrap_err().to_string(),
-            "board string: unexpected character 'z' for square a1 (expected X, O or -)"
+            "board string: unexpected character 'z' for square a1 (black X x B b *, white O o W w 0, empty - . _)"
         );
         let side = START.replace(" X", " Q");
         assert_eq!(

@@ -309,7 +309,10 @@ impl Options {
             "threads {}\nhash {}\nlevel {}\ndepth {}\ntime {}\nbook {}\nbook-randomness {}",
             self.threads,
             self.hash_mb,
-            opt(self.plan.level.map(|l| l.to_string())),
+            self.plan.level.map_or_else(
+                || format!("none ({} without a clock, depth or time)", Level::DEFAULT),
+                |l| l.to_string()
+            ),
             opt(self.plan.depth.map(|d| d.to_string())),
             opt(self.plan.move_time.map(|t| t.as_secs_f64().to_string())),
             if self.book { "on" } else { "off" },

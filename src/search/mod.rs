@@ -655,13 +655,26 @@ fn complete_pv(s: &mut Searcher<'_>, board: Board, pv: &mut Vec<Move>, score: i3
                     Solve::Wld => (-1, 1),
                     Solve::Exact => (-e - 1, -e + 1),
                 };
-                Square::iter(b.moves()).find(|&sq| {
+                let keeps = Square::iter(b.moves()).find(|&sq| {
                     let child = b.play(sq).expect("a legal move");
                     let v = -s.end(child, lo, hi);
                     match solve {
                         Solve::Wld => v.signum() == e.signum(),
                         Solve::Exact => v == e,
                     }
+                });
+                // A selective pass's score need not be exact, and then no move keeps it: the
+                // line goes on with the best move by this searcher, and its score.
+                keeps.or_else(|| {
+                    let (lo, hi) = match solve {
+                        Solve::Wld => (-1, 1),
+                        Solve::Exact => (-64, 64),
+                    };
+                    let (v, sq) = Square::iter(b.moves())
+                        .map(|sq| (-s.end(b.play(sq).expect("a legal move"), lo, hi), sq))
+                        .max_by_key(|&(v, sq)| (v, std::cmp::Reverse(sq.index())))?;
+                    e = v;
+                    Some(sq)
                 })
             }
             RootKind::Mid(d) => {

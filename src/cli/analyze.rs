@@ -1,15 +1,16 @@
 //! `outflank analyze`: the best moves of one or more positions, with scores and PVs; with
 //! `--game`, every move of a game scored against the best one (a game review).
 
-use super::common::{EngineArgs, count_range, plural, progress_bar, read_position};
+use super::common::{
+    EngineArgs, count_range, plural, position_lines, progress_bar, read_file, read_position,
+};
 use crate::board::{Color, Move};
 use crate::game::Game;
-use crate::notation::{board_string, move_list, transcript, without_bom};
+use crate::notation::{board_string, move_list, transcript};
 use crate::search::{Engine, Info, Limits, Solve};
 use anyhow::Context;
 use clap::Args as ClapArgs;
 use serde_json::json;
-use std::io::BufRead;
 use std::time::Duration;
 
 /// Arguments of `outflank analyze`.
@@ -150,33 +151,24 @@ fn print(info: &Info, board: &str, json_out: bool) {
 pub fn run(a: Args) -> anyhow::Result<i32> {
     let limits = limits(&a)?;
     let file = std::path::Path::new(&a.position);
-    let inputs: Vec<String> = if a.position == "-" {
-        let mut v = Vec::new();
-        for line in std::io::stdin().lock().lines() {
-            let line = line.context("reading stdin")?;
-            if !line.trim().is_empty() {
-                v.push(line);
-            }
-        }
-        if v.is_empty() {
-            anyhow::bail!("no position on stdin");
-        }
-        v
+    // Positions one per line from stdin or a file, or the argument itself.
+    let (text, source) = if a.position == "-" {
+        let text = std::io::read_to_string(std::io::stdin()).context("reading stdin")?;
+        (text, Some("on stdin".to_string()))
     } else if read_position(&a.position).is_err() && file.is_file() {
-        // A file of positions, one per line, as on stdin.
-        let text = std::fs::read_to_string(file)
-            .with_context(|| format!("cannot read {}", file.display()))?;
-        let v: Vec<String> = text
-            .lines()
-            .filter(|l| !without_bom(l).trim().is_empty())
-            .map(String::from)
-            .collect();
-        if v.is_empty() {
-            anyhow::bail!("no position in {}", file.display());
-        }
-        v
+        (read_file(file)?, Some(format!("in {}", file.display())))
     } else {
-        vec![a.position.clone()]
+        (a.position.clone(), None)
+    };
+    let inputs: Vec<&str> = match &source {
+        None => vec![text.as_str()],
+        Some(source) => {
+            let v: Vec<&str> = position_lines(&text).map(|(_, l)| l).collect();
+            if v.is_empty() {
+                anyhow::bail!("no position {source}");
+            }
+            v
+        }
     };
     // Read every position first, so that a bad line is reported before any work.
     let games = inputs

@@ -1,7 +1,9 @@
 //! `outflank book`: build an opening book, learn games into one, and show a position's book
 //! moves (see `crate::book`).
 
-use super::common::{EngineArgs, plural, progress_bar, read_position, read_position_arg};
+use super::common::{
+    EngineArgs, plural, position_lines, progress_bar, read_file, read_position, read_position_arg,
+};
 use crate::board::Move;
 use crate::book::build::{BuildConfig, Builder};
 use crate::book::{Book, file};
@@ -166,15 +168,11 @@ fn learn(a: LearnArgs) -> anyhow::Result<i32> {
         let text = if path.as_os_str() == "-" {
             std::io::read_to_string(std::io::stdin()).context("cannot read stdin")?
         } else {
-            std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?
+            read_file(path)?
         };
-        for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let game = read_position(line)
-                .with_context(|| format!("{} line {}", path.display(), i + 1))?;
+        for (n, line) in position_lines(&text) {
+            let game =
+                read_position(line).with_context(|| format!("{} line {n}", path.display()))?;
             games.push(game);
         }
     }

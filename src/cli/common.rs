@@ -43,7 +43,7 @@ pub fn threads_range() -> clap::builder::RangedU64ValueParser<usize> {
 
 /// The accepted transposition table sizes in megabytes: 1 to 2^20 (as `outflank-set hash`).
 pub fn hash_range() -> clap::builder::RangedU64ValueParser<usize> {
-    clap::builder::RangedU64ValueParser::new().range(1..=1 << 20)
+    count_range(1 << 20)
 }
 
 /// A count from 1 to `max` (games at once, best moves to score, positions).
@@ -71,14 +71,26 @@ pub fn read_position_arg(text: &str) -> anyhow::Result<Game> {
     if text.trim().is_empty() || !path.is_file() {
         return Err(err);
     }
-    let content =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let (i, line) = content
+    let content = read_file(path)?;
+    let (n, line) = position_lines(&content)
+        .next()
+        .with_context(|| format!("{} holds no position", path.display()))?;
+    read_position(line).with_context(|| format!("{} line {n}", path.display()))
+}
+
+/// The text of a file, with an error naming it.
+pub fn read_file(path: &std::path::Path) -> anyhow::Result<String> {
+    std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// The lines of a text of positions (or games), one a line, that are not blank, each with
+/// its line number (from 1); a byte-order mark at the start is skipped.
+pub fn position_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    crate::notation::without_bom(text)
         .lines()
         .enumerate()
-        .find(|(_, l)| !crate::notation::without_bom(l).trim().is_empty())
-        .with_context(|| format!("{} holds no position", path.display()))?;
-    read_position(line).with_context(|| format!("{} line {}", path.display(), i + 1))
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| (i + 1, l))
 }
 
 /// A progress bar on stderr for `n` items of work, hidden unless stderr is a terminal.

@@ -61,6 +61,50 @@ fn black_score_text(game: &Game) -> String {
     }
 }
 
+/// The game after `moves` from the start.
+fn game_after(moves: &[&str]) -> Game {
+    let mut game = Game::default();
+    for m in moves {
+        game.play(m.parse().expect("a move")).expect("legal");
+    }
+    game
+}
+
+/// `gogui-rules_board` read as GoGui reads it: the raw reply cut at its first space, then
+/// 64 squares (`X`, `O`, `.`), row 8 first; the side to move from
+/// `gogui-rules_side_to_move`. Fails the test when the squares do not parse.
+fn gogui_reads_board(e: &mut Engine) -> outflank::Position {
+    e.send("gogui-rules_board");
+    let mut raw = String::new();
+    loop {
+        let l = e.line();
+        if l.is_empty() {
+            break;
+        }
+        raw.push_str(&l);
+        raw.push('\n');
+    }
+    let (_, text) = raw.split_once(' ').expect("a space in the reply");
+    let cells: Vec<&str> = text.split_whitespace().collect();
+    assert_eq!(cells.len(), 64, "GoGui reads {cells:?} from {raw:?}");
+    let mut board = String::new();
+    for row in (0..8).rev() {
+        for c in &cells[row * 8..row * 8 + 8] {
+            board.push(match *c {
+                "X" => 'X',
+                "O" => 'O',
+                "." => '-',
+                other => panic!("GoGui cannot read the square {other:?} in {raw:?}"),
+            });
+        }
+    }
+    let side = match side_to_move(e) {
+        Color::Black => 'X',
+        Color::White => 'O',
+    };
+    outflank::notation::parse_board_string(&format!("{board} {side}")).expect("a board string")
+}
+
 #[test]
 fn whole_game_against_itself() {
     let mut e = quick();
@@ -301,6 +345,10 @@ fn every_command_and_error() {
     assert_eq!(rows[5], "..X.....");
     assert_eq!(rows[2], "...O....");
     assert_eq!(e.ok("gogui-rules_final_result"), "unknown");
+    assert_eq!(
+        gogui_reads_board(&mut e),
+        game_after(&["f5", "d6", "c3"]).position()
+    );
     assert!(
         e.ok("gogui-analyze_commands")
             .contains("gogui-rules_legal_moves")
@@ -387,7 +435,7 @@ fn clock_keeps_a_timed_game_inside_its_time() {
 }
 
 #[test]
-fn quit_and_eof_interrupt_a_long_search() {
+fn quit_interrupts_a_long_search() {
     // A full-depth search from the start would take hours: quit must cut it short.
     let mut e = Engine::start(&["gtp", "--depth", "60"]);
     e.send("1 genmove b");
@@ -400,14 +448,54 @@ fn quit_and_eof_interrupt_a_long_search() {
     assert_eq!(e.gtp_reply(), (true, "2".into(), String::new()));
     assert!(e.wait_exit(Duration::from_secs(2)).is_some());
     assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+}
 
-    let mut e = Engine::start(&["gtp", "--depth", "60"]);
-    e.send("genmove b");
-    std::thread::sleep(Duration::from_millis(300));
-    let t = Instant::now();
-    e.close_stdin();
-    assert!(e.wait_exit(Duration::from_secs(2)).is_some());
-    assert!(t.elapsed() < Duration::from_secs(2));
+/// Runs `outflank ARGS` with `script` piped in and its stdin closed at once (a script's
+/// `printf ... | outflank gtp`); returns stdout.
+fn piped(args: &[&str], script: &str) -> String {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("the engine reads its input");
+    let out = child.wait_with_output().expect("the engine exits");
+    assert!(out.status.success(), "{:?}", out.status);
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+#[test]
+fn piped_commands_get_full_answers_before_the_end_of_input() {
+    // The end of the input comes in its turn: a script's genmove and analyses are answered
+    // as a GUI that keeps stdin open gets them (fixed depth, one thread: deterministic).
+    let args = ["gtp", "--depth", "12", "--book", "off", "--threads", "1"];
+    let commands = [
+        "play b f5",
+        "play w d6",
+        "genmove b",
+        "outflank-move_scores",
+        "outflank-best_line",
+    ];
+    let mut held = Engine::start(&args);
+    let mut expected = String::new();
+    for c in commands {
+        let text = held.ok(c);
+        let sep = if text.is_empty() { "" } else { " " };
+        expected.push_str(&format!("={sep}{text}\n\n"));
+    }
+    assert!(expected.contains("(depth 12"), "{expected}");
+    let script: String = commands.iter().map(|c| format!("{c}\n")).collect();
+    assert_eq!(piped(&args, &script), expected);
 }
 
 /// The `TEXT` line of an analysis: `TEXT Black: D3 +2 (depth 6 at 95%)`; the colour, the

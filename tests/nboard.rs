@@ -319,15 +319,64 @@ fn ping_interrupts_a_long_hint_at_once() {
 }
 
 #[test]
-fn eof_during_a_search_ends_the_engine() {
-    let mut e = start(&[]);
-    e.send("set depth 60");
-    e.send("hint 1");
-    std::thread::sleep(Duration::from_millis(300));
-    let t = Instant::now();
-    e.close_stdin();
-    assert!(e.wait_exit(Duration::from_secs(2)).is_some());
-    assert!(t.elapsed() < Duration::from_secs(2));
+fn piped_commands_get_full_answers_before_the_end_of_input() {
+    // The end of the input comes in its turn: a script's hint and go are answered as a GUI
+    // that keeps stdin open gets them (fixed level, one thread: deterministic), and the
+    // engine exits after them.
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let game = START.replace(";)", "B[F5]W[D6];)");
+    let commands = [
+        format!("set game {game}"),
+        "set depth 11".to_string(),
+        "hint 3".to_string(),
+        "go".to_string(),
+    ];
+    // nodestats carry a time: compare the rest.
+    let answers = |lines: Vec<String>| -> Vec<String> {
+        lines
+            .into_iter()
+            .filter(|l| !l.starts_with("nodestats "))
+            .map(|l| match l.strip_prefix("=== ") {
+                // The move and its eval; not the time.
+                Some(m) => m.rsplit_once('/').expect("MV/EVAL/TIME").0.to_string(),
+                None => l,
+            })
+            .collect()
+    };
+    let mut e = start(&["--threads", "1"]);
+    for c in &commands {
+        e.send(c);
+    }
+    let mut held = e.until(|l| l.starts_with("=== "));
+    assert!(held.iter().any(|l| l.ends_with(" 11")), "{held:?}");
+    held.insert(0, "set myname Outflank".to_string());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(["nboard", "--book", "off", "--threads", "1"])
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine starts");
+    let script: String = std::iter::once("nboard 2".to_string())
+        .chain(commands.iter().cloned())
+        .map(|c| c + "\n")
+        .collect();
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("the engine reads");
+    let out = child.wait_with_output().expect("the engine exits");
+    assert!(out.status.success());
+    let piped: Vec<String> = String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(answers(piped), answers(held));
 }
 
 #[test]
@@ -388,9 +437,12 @@ fn other_commands() {
     assert_eq!(e.line(), "learned");
     // A bad game or an illegal move is reported in the status line, and changes nothing.
     e.send("set game (;GM[Othello]B[A1];)");
-    assert!(e.line().starts_with("status cannot read the game"));
+    assert!(e.line().starts_with("status ignored: cannot read the game"));
     e.send("move A1");
-    assert!(e.line().starts_with("status illegal move"));
+    assert_eq!(
+        e.line(),
+        "status ignored: illegal move a1: it outflanks no disc"
+    );
     e.send("analyze");
     let lines = e.until(|l| l == "status");
     assert_eq!(
@@ -420,17 +472,22 @@ fn other_commands() {
 }
 
 #[test]
-fn hostile_input_is_ignored() {
+fn hostile_input_is_refused_with_a_status_line() {
     let mut e = start(&["--level", "2"]);
     e.send_raw(b"\n\n  \n\t\r\n");
     ping(&mut e, 1);
     // CRLF endings.
     e.send_raw(b"ping 2\r\n");
     assert_eq!(e.line(), "pong 2");
-    // Binary bytes.
+    // Binary bytes: one status line each, printable.
     e.send_raw(b"\x00\x01\xff\xfe\x80 garbage \x07\n");
     e.send_raw(&[0xc3, 0x28, b' ', 0xa0, 0xa1, b'\n']);
-    ping(&mut e, 3);
+    let lines = ping(&mut e, 3);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    for l in &lines {
+        assert!(l.starts_with("status ignored: unknown command"), "{l:?}");
+        assert!(l.chars().all(|c| !c.is_control()), "{l:?}");
+    }
     // A line of exactly 1 MiB, and a longer one.
     let mut big = vec![b'x'; 1 << 20];
     big.push(b'\n');
@@ -440,7 +497,16 @@ fn hostile_input_is_ignored() {
     huge.push(b'\n');
     e.send_raw(&huge);
     let lines = ping(&mut e, 4);
-    assert!(lines.is_empty(), "{lines:?}");
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("status ignored: unknown command \"xxx"));
+    assert!(lines[0].len() < 80, "{}", lines[0]);
+    assert_eq!(
+        lines[1],
+        format!(
+            "status ignored: a line of {} bytes (at most 1048576)",
+            (1 << 20) + 111
+        )
+    );
     // Random command streams: nothing but protocol comes out, and ping still works.
     let words = [
         "nboard",
@@ -505,4 +571,69 @@ fn hostile_input_is_ignored() {
         );
     }
     assert!(e.alive());
+}
+
+#[test]
+fn bad_commands_get_one_status_line_and_a_warning() {
+    // NBoard has no error reply: each refused line gets one clean status line and a
+    // warning in the log (-v), and changes nothing.
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let ten_mb = "move ".to_string() + &"F".repeat(10 << 20);
+    let script = [
+        "nboard 2",
+        "foo",
+        "set depth 0",
+        "move z9",
+        "move A1",
+        "set game (;GM[Othello]B[A1];)",
+        &ten_mb,
+        "hint 1",
+        "ping 1",
+    ]
+    .map(|l| format!("{l}\n"))
+    .concat();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(["nboard", "-v", "--depth", "2"])
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the engine starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || stdin.write_all(script.as_bytes()));
+    let out = child.wait_with_output().expect("the engine exits");
+    writer.join().unwrap().expect("the engine reads");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let status: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("status ignored"))
+        .collect();
+    assert_eq!(
+        status,
+        [
+            "status ignored: unknown command \"foo\"",
+            "status ignored: set depth wants a whole number from 1 to 60",
+            "status ignored: move wants a square or PA, not \"z9\"",
+            "status ignored: illegal move a1: it outflanks no disc",
+            "status ignored: cannot read the game: GGF: move 1 B[A1]: illegal move a1: it outflanks no disc",
+            &format!(
+                "status ignored: a line of {} bytes (at most 1048576)",
+                ten_mb.len()
+            ),
+        ],
+        "{stdout}"
+    );
+    // The state is unchanged: the hint is the start position's (black's four moves).
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("book ") || l.starts_with("search "))
+    );
+    assert!(stdout.ends_with("pong 1\n"), "{stdout}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let warnings = stderr.lines().filter(|l| l.contains("WARN")).count();
+    assert!(warnings >= 6, "{stderr}");
+    assert!(stderr.lines().all(|l| l.len() < 300), "a long log line");
 }

@@ -795,7 +795,9 @@ impl Gtp {
                 }
             }
             Command::RulesGameId => ok(self, session, "Othello")?,
-            Command::RulesBoard => ok(self, session, &format!("\n{}", gogui_board(&pos)))?,
+            // The first row on the `=` line, as GoGui's rules example answers: GoGui cuts a
+            // response at its first space, so a leading line break would cost it a square.
+            Command::RulesBoard => ok(self, session, &gogui_board(&pos))?,
             Command::RulesBoardSize => ok(self, session, "8")?,
             Command::RulesLegalMoves => {
                 let moves: Vec<String> = pos.legal_moves().into_iter().map(move_text).collect();
@@ -836,7 +838,9 @@ impl Gtp {
 impl Frontend for Gtp {
     fn interrupts(&self, input: &Input) -> Interrupt {
         match input {
-            Input::Eof => Interrupt::Session,
+            // The end of the input comes in its turn: a script piped in gets every answer
+            // in full, then the engine exits.
+            Input::Eof => Interrupt::No,
             Input::Line(l) if l.trim() == "# interrupt" => Interrupt::Search,
             Input::Line(l)
                 if parse(&preprocess(l))

@@ -11,7 +11,7 @@
 //! - the [`Session`] a front-end writes to (every line flushed) and starts searches from;
 //! - the driver [`run`]: lines are queued and handled one after another while no search
 //!   runs; lines that must interrupt stop the running search when they arrive: those that
-//!   end the exchange (NBoard's `ping`, `quit`, EOF: [`Interrupt::Session`]) also stop at
+//!   end the exchange (NBoard's `ping`, `quit`: [`Interrupt::Session`]) also stop at
 //!   once the searches started while they wait in the queue, while the terminal game's
 //!   `stop` ([`Interrupt::Search`]) stops only the search it arrived during;
 //! - the engine [`Options`] every front-end accepts, and how to set them by name.
@@ -440,7 +440,8 @@ pub enum Interrupt {
     /// Stops the running search.
     Search,
     /// Stops the running search, and every search started before it is handled (it ends
-    /// the exchange: quit, EOF, NBoard's ping).
+    /// the exchange: quit, NBoard's ping; the end of the input only at a terminal, since
+    /// piped commands before it are owed their full answers).
     Session,
 }
 

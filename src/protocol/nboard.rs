@@ -12,7 +12,10 @@
 //! DEPTH a bare integer for a midgame depth, `100%` for an exact solve, `100%W` for a
 //! win/loss/draw solve); `=== MV/EVAL/TIME` for `go` (the move is not applied: the GUI sends
 //! it back with `move`); `nodestats NODES SECONDS`; `status TEXT`; `analysis N EVAL`;
-//! `pong N`; `learned`. Lines that are not commands are ignored. EOF means quit.
+//! `pong N`; `learned`. NBoard has no error reply: a line that is not a well-formed command
+//! (or a move that is not legal, a game that cannot be read) changes nothing and is answered
+//! with one `status ignored: WHY` line, and logged at warn level (`-v`). EOF means quit, once
+//! every command before it is answered.
 //!
 //! In a position of the opening book (unless the options turn it off), `hint N` answers
 //! with `book PV EVAL GAMES DEPTH` lines for the best N book moves and `go` with a book
@@ -22,7 +25,7 @@
 //! time in its annotation (`F5/-1.50/3.2`): time left = main time + increments - the times
 //! of the mover's moves.
 
-use super::{Flow, Frontend, Input, Interrupt, NAME, Options, Session, seconds_text};
+use super::{Flow, Frontend, Input, Interrupt, MAX_LINE, NAME, Options, Session, seconds_text};
 use crate::board::{Board, Color, Move};
 use crate::book::build::Builder;
 use crate::game::Game;
@@ -67,15 +70,25 @@ pub enum Command {
     Quit,
 }
 
-/// Parses one line; `None` for anything that is not a well-formed command (ignored).
-pub fn parse(line: &str) -> Option<Command> {
+/// Parses one line: `Ok(None)` for a blank line, `Err` with the reason for a line that is
+/// not a well-formed command (the GUI is told in a `status` line, the log at warn level).
+pub fn parse(line: &str) -> Result<Option<Command>, String> {
     let line = line.trim();
+    if line.is_empty() {
+        return Ok(None);
+    }
     let (word, rest) = match line.split_once(char::is_whitespace) {
         Some((w, r)) => (w, r.trim()),
         None => (line, ""),
     };
-    let number = |s: &str| s.split_whitespace().next()?.parse::<i64>().ok();
-    Some(match word {
+    let number = |s: &str, what: &str, low: i64, high: i64| -> Result<i64, String> {
+        s.split_whitespace()
+            .next()
+            .and_then(|n| n.parse::<i64>().ok())
+            .filter(|n| (low..=high).contains(n))
+            .ok_or_else(|| format!("{what} wants a whole number from {low} to {high}"))
+    };
+    Ok(Some(match word {
         "nboard" => Command::Nboard(rest.to_string()),
         "set" => {
             let (what, value) = match rest.split_once(char::is_whitespace) {
@@ -83,28 +96,51 @@ pub fn parse(line: &str) -> Option<Command> {
                 None => (rest, ""),
             };
             match what {
-                "depth" => Command::SetDepth(number(value)?.clamp(1, 60) as u32),
+                "depth" => Command::SetDepth(number(value, "set depth", 1, 60)? as u32),
                 "game" => Command::SetGame(value.to_string()),
-                "contempt" => Command::SetContempt(number(value)?.clamp(-10_000, 10_000) as i32),
-                _ => return None,
+                "contempt" => {
+                    Command::SetContempt(number(value, "set contempt", -10_000, 10_000)? as i32)
+                }
+                _ => return Err(format!("unknown setting {}", excerpt(what))),
             }
         }
         "move" => {
-            let mut parts = rest.split_whitespace().next()?.split('/');
-            let mv = parts.next()?.parse::<Move>().ok()?;
+            let text = rest.split_whitespace().next().unwrap_or("");
+            let mut parts = text.split('/');
+            let mv = parts
+                .next()
+                .and_then(|m| m.parse::<Move>().ok())
+                .ok_or_else(|| format!("move wants a square or PA, not {}", excerpt(text)))?;
             let num = |p: Option<&str>| p.and_then(|s| s.trim().parse::<f64>().ok());
             let eval = num(parts.next()).filter(|v| v.is_finite());
             let time = num(parts.next()).filter(|v| v.is_finite() && *v >= 0.0);
             Command::Move { mv, eval, time }
         }
-        "hint" => Command::Hint(number(rest)?.clamp(1, 64) as usize),
+        // The GUI offers 1, 2, 4 or 64; more than 64 means all of them.
+        "hint" => Command::Hint(number(rest, "hint", 1, i64::MAX)?.min(64) as usize),
         "go" => Command::Go,
         "ping" => Command::Ping(rest.to_string()),
         "learn" => Command::Learn,
         "analyze" => Command::Analyze,
         "quit" => Command::Quit,
-        _ => return None,
-    })
+        _ => return Err(format!("unknown command {}", excerpt(word))),
+    }))
+}
+
+/// At most 24 characters of `text`, quoted, for a message about it (control characters
+/// escaped, so that a status line stays one clean line).
+fn excerpt(text: &str) -> String {
+    let mut s: String = text.chars().take(24).collect();
+    if s.len() < text.len() {
+        s.push_str("...");
+    }
+    format!("{s:?}")
+}
+
+/// Tells the GUI (a `status` line) and the log (warn level) that an input was refused.
+fn refuse(why: &str, session: &mut Session) -> io::Result<()> {
+    log::warn!("refused {why}");
+    session.line(&format!("status ignored: {why}"))
 }
 
 /// A principal variation as NBoard reads it: squares without separators, the side to move's
@@ -220,10 +256,7 @@ impl NBoard {
                 self.game = g.to_game();
                 self.ggf = g;
             }
-            Err(e) => {
-                log::warn!("set game: {e}");
-                session.line(&format!("status cannot read the game: {e}"))?;
-            }
+            Err(e) => refuse(&format!("cannot read the game: {e}"), session)?,
         }
         Ok(())
     }
@@ -240,15 +273,11 @@ impl NBoard {
             (Ok(_), _) => pos.to_move,
             // A square for the other side while the side to move must pass: pass first.
             (Err(_), Move::Play(_)) if pos.board.must_pass() => pos.to_move.opposite(),
-            (Err(e), _) => {
-                log::warn!("move {mv}: {e}");
-                return session.line(&format!("status illegal move {mv}: {e}"));
-            }
+            (Err(e), _) => return refuse(&e.to_string(), session),
         };
         let before = self.game.len();
         if let Err(e) = self.game.play_as(color, mv) {
-            log::warn!("move {mv}: {e}");
-            return session.line(&format!("status illegal move {mv}: {e}"));
+            return refuse(&e.to_string(), session);
         }
         if self.game.len() == before + 2 {
             self.ggf.moves.push(GgfMove {
@@ -461,8 +490,9 @@ impl NBoard {
 impl Frontend for NBoard {
     fn interrupts(&self, input: &Input) -> Interrupt {
         let ends = match input {
-            Input::Eof => true,
-            Input::Line(l) => matches!(parse(l), Some(Command::Ping(_) | Command::Quit)),
+            // The end of the input comes in its turn: piped commands get full answers.
+            Input::Eof => false,
+            Input::Line(l) => matches!(parse(l), Ok(Some(Command::Ping(_) | Command::Quit))),
             Input::TooLong { .. } => false,
         };
         if ends {
@@ -476,15 +506,18 @@ impl Frontend for NBoard {
         match input {
             Input::Eof => Ok(Flow::Quit),
             Input::TooLong { len } => {
-                log::debug!("ignored a line of {len} bytes");
+                refuse(
+                    &format!("a line of {len} bytes (at most {MAX_LINE})"),
+                    session,
+                )?;
                 Ok(Flow::Continue)
             }
             Input::Line(line) => match parse(&line) {
-                Some(c) => self.handle(c, session),
-                None => {
-                    if !line.trim().is_empty() {
-                        log::debug!("ignored {:?}", line.chars().take(80).collect::<String>());
-                    }
+                Ok(Some(c)) => self.handle(c, session),
+                Ok(None) => Ok(Flow::Continue),
+                Err(why) => {
+                    log::warn!("refused {}", excerpt(&line));
+                    refuse(&why, session)?;
                     Ok(Flow::Continue)
                 }
             },
@@ -584,42 +617,51 @@ mod tests {
 
     #[test]
     fn parsing() {
-        assert_eq!(parse("nboard 2"), Some(Command::Nboard("2".into())));
-        assert_eq!(parse("set depth 12"), Some(Command::SetDepth(12)));
-        assert_eq!(parse("set depth 99"), Some(Command::SetDepth(60)));
-        assert_eq!(parse("set depth x"), None);
-        assert_eq!(parse("set contempt -150"), Some(Command::SetContempt(-150)));
+        let ok = |l: &str| parse(l).unwrap().unwrap();
+        assert_eq!(ok("nboard 2"), Command::Nboard("2".into()));
+        assert_eq!(ok("set depth 12"), Command::SetDepth(12));
+        assert!(parse("set depth 0").unwrap_err().contains("1 to 60"));
+        assert!(parse("set depth 61").is_err());
+        assert!(parse("set depth x").is_err());
+        assert!(parse("set frob 1").unwrap_err().contains("\"frob\""));
+        assert_eq!(ok("set contempt -150"), Command::SetContempt(-150));
         assert_eq!(
-            parse("move D6/-1.50/0.5"),
-            Some(Command::Move {
+            ok("move D6/-1.50/0.5"),
+            Command::Move {
                 mv: Move::Play("d6".parse().unwrap()),
                 eval: Some(-1.5),
                 time: Some(0.5)
-            })
+            }
         );
         assert_eq!(
-            parse("move F5//3.1"),
-            Some(Command::Move {
+            ok("move F5//3.1"),
+            Command::Move {
                 mv: Move::Play("f5".parse().unwrap()),
                 eval: None,
                 time: Some(3.1)
-            })
+            }
         );
         assert_eq!(
-            parse("move PA"),
-            Some(Command::Move {
+            ok("move PA"),
+            Command::Move {
                 mv: Move::Pass,
                 eval: None,
                 time: None
-            })
+            }
         );
-        assert_eq!(parse("move Z9"), None);
-        assert_eq!(parse("hint 4"), Some(Command::Hint(4)));
-        assert_eq!(parse("hint"), None);
-        assert_eq!(parse("ping 7"), Some(Command::Ping("7".into())));
-        assert_eq!(parse("  go  "), Some(Command::Go));
-        assert_eq!(parse("bogus"), None);
-        assert_eq!(parse(""), None);
+        assert!(parse("move Z9").unwrap_err().contains("\"Z9\""));
+        assert!(parse("move").is_err());
+        assert_eq!(ok("hint 4"), Command::Hint(4));
+        assert_eq!(ok("hint 100"), Command::Hint(64));
+        assert!(parse("hint").is_err());
+        assert!(parse("hint 0").is_err());
+        assert_eq!(ok("ping 7"), Command::Ping("7".into()));
+        assert_eq!(ok("  go  "), Command::Go);
+        assert_eq!(parse("bogus").unwrap_err(), "unknown command \"bogus\"");
+        let long = "x".repeat(1000);
+        assert!(parse(&long).unwrap_err().len() < 60);
+        assert_eq!(parse(""), Ok(None));
+        assert_eq!(parse(" \t "), Ok(None));
     }
 
     #[test]

@@ -15,6 +15,7 @@
 pub mod arena;
 pub mod board;
 pub mod book;
+pub mod checksum;
 pub mod cli;
 pub mod eval;
 pub mod game;

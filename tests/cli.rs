@@ -424,3 +424,64 @@ fn closed_stdout_ends_quietly() {
     assert_eq!(err, "");
     assert_eq!(out.status.code(), Some(141));
 }
+
+#[test]
+fn damaged_weights_files_are_refused_in_one_short_line() {
+    let shipped = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/weights/eval.ofw"))
+        .expect("the shipped weights");
+    let dir = std::env::temp_dir().join(format!("outflank-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("eval.ofw");
+    let path_text = path.to_str().unwrap().to_string();
+    let try_file = |bytes: &[u8]| -> Output {
+        std::fs::write(&path, bytes).unwrap();
+        outflank(&[
+            "analyze",
+            "f5d6c3",
+            "--depth",
+            "1",
+            "--eval-file",
+            &path_text,
+        ])
+    };
+    // The shipped file itself is accepted.
+    assert!(try_file(&shipped).status.success());
+    let mut damaged: Vec<(String, Vec<u8>)> = Vec::new();
+    for len in [
+        0,
+        5,
+        8,
+        12,
+        16,
+        17,
+        1000,
+        shipped.len() / 2,
+        shipped.len() - 1,
+    ] {
+        damaged.push((format!("truncated to {len}"), shipped[..len].to_vec()));
+    }
+    for junk in [&b"\n"[..], b"junk", &[0u8; 4096]] {
+        let mut b = shipped.clone();
+        b.extend_from_slice(junk);
+        damaged.push((format!("{} bytes appended", junk.len()), b));
+    }
+    // One byte changed: in the header, the stream (spread over it) and the checksum.
+    let mut at: Vec<usize> = (0..20).collect();
+    at.extend((1..40).map(|i| i * (shipped.len() / 40)));
+    at.extend(shipped.len() - 8..shipped.len());
+    for i in at {
+        let mut b = shipped.clone();
+        b[i] ^= 0x10;
+        damaged.push((format!("byte {i} changed"), b));
+    }
+    for (what, bytes) in &damaged {
+        let out = try_file(bytes);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{what}: {err}");
+        assert_eq!(err.lines().count(), 1, "{what}: {err}");
+        assert!(err.len() < 200, "{what}: {} bytes: {err}", err.len());
+        assert!(err.contains("eval.ofw"), "{what}: {err}");
+        assert!(out.stdout.is_empty(), "{what}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -9,6 +9,7 @@
 
 use super::{Book, Entry, NO_LEAF};
 use crate::board::{Board, Square};
+use crate::checksum::fnv1a;
 use anyhow::Context;
 use std::fmt;
 use std::path::Path;
@@ -59,13 +60,6 @@ impl fmt::Display for BookError {
 }
 
 impl std::error::Error for BookError {}
-
-/// 64-bit FNV-1a.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3)
-    })
-}
 
 /// The book as a file's bytes, positions in the order of their boards (so that the same book
 /// always gives the same bytes).

@@ -1,7 +1,10 @@
 //! The weights file: what `outflank train fit` writes, `--eval-file` reads and the crate ships.
 //!
-//! A file is the 8-byte magic `OFLKEVAL` followed by a DEFLATE stream (raw, no zlib header) of
-//! the payload, all integers little-endian:
+//! A file is, all integers little-endian: the 8-byte magic `OFLKEVAL`, the `u32` file format
+//! version (3), the `u32` length of the DEFLATE stream (raw, no zlib header) that follows,
+//! the stream, then a `u64` FNV-1a checksum of everything before it. So a truncated file,
+//! junk after the end and a changed byte are each refused with one line naming the fault.
+//! The stream holds the payload:
 //!
 //! - `u32` format version (2), `u32` phases, `u32` empties per phase, `u32` families, then for
 //!   each family its name (`u8` length, bytes) and its number of squares (`u8`), then `u32`
@@ -11,18 +14,27 @@
 //!   mobility table and the two biases (even and odd empties), every entry an `i16` in 1/64
 //!   disc.
 //!
-//! Decoding checks that the layout is the one this build evaluates with.
+//! Decoding checks that the layout is the one this build evaluates with. Files of format 1
+//! and 2 (the stream right after the magic, no length or checksum) are refused: nothing
+//! would tell a damaged one from a sound one.
 
 use super::pattern::{FAMILIES, FAMILY_COUNT, canonical_map, table_size};
 use super::{EMPTIES_PER_PHASE, LAYOUT, MOBILITY_SPAN, PHASES, Weights};
+use crate::checksum::fnv1a;
 use anyhow::{Context, bail, ensure};
 use std::path::Path;
 
 /// The first bytes of a weights file.
 pub const MAGIC: &[u8; 8] = b"OFLKEVAL";
 
-/// The format version written (version 1, with one bias per phase, is still read).
+/// The file format version: magic, version, stream length, stream, checksum.
+pub const FILE_VERSION: u32 = 3;
+
+/// The payload's layout version (version 1, with one bias per phase, is still read).
 pub const VERSION: u32 = 2;
+
+/// Bytes before the stream: magic, file version, stream length.
+const HEADER: usize = MAGIC.len() + 8;
 
 /// DEFLATE level used when writing (fixed, so that the same weights give the same file).
 const LEVEL: u8 = 9;
@@ -62,9 +74,50 @@ fn payload(w: &Weights) -> Vec<u8> {
 /// Encodes weights as a file's bytes. Weights whose tables give different values to
 /// symmetric indices (see [`canonical_map`]) keep the canonical index's value.
 pub fn encode(w: &Weights) -> Vec<u8> {
+    let stream = miniz_oxide::deflate::compress_to_vec(&payload(w), LEVEL);
     let mut out = MAGIC.to_vec();
-    out.extend_from_slice(&miniz_oxide::deflate::compress_to_vec(&payload(w), LEVEL));
+    out.extend_from_slice(&FILE_VERSION.to_le_bytes());
+    out.extend_from_slice(&(stream.len() as u32).to_le_bytes());
+    out.extend_from_slice(&stream);
+    let sum = fnv1a(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
     out
+}
+
+/// The DEFLATE stream of a file's bytes, once magic, version, length and checksum hold.
+fn stream(bytes: &[u8]) -> anyhow::Result<&[u8]> {
+    ensure!(
+        bytes.len() >= MAGIC.len() && &bytes[..MAGIC.len()] == MAGIC,
+        "not an Outflank weights file (no OFLKEVAL magic)"
+    );
+    let word = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
+    };
+    let version = word(MAGIC.len()).context("the weights file is truncated (no header)")?;
+    ensure!(
+        version == FILE_VERSION,
+        "weights file format {version}, not {FILE_VERSION} (older ones lack a checksum: fit again)"
+    );
+    let len = word(MAGIC.len() + 4).context("the weights file is truncated (no header)")?;
+    let expected = HEADER + len as usize + 8;
+    ensure!(
+        bytes.len() >= expected,
+        "the weights file is truncated: {} bytes where its header calls for {expected}",
+        bytes.len()
+    );
+    ensure!(
+        bytes.len() == expected,
+        "the weights file has {} bytes of junk after its end",
+        bytes.len() - expected
+    );
+    let (body, sum) = bytes.split_at(expected - 8);
+    ensure!(
+        fnv1a(body) == u64::from_le_bytes(sum.try_into().expect("8 bytes")),
+        "the weights file is damaged: its checksum does not match"
+    );
+    Ok(&body[HEADER..])
 }
 
 /// A little-endian reader over the payload.
@@ -98,12 +151,9 @@ impl Reader<'_> {
 
 /// Decodes a file's bytes.
 pub fn decode(bytes: &[u8]) -> anyhow::Result<Weights> {
-    ensure!(
-        bytes.len() >= MAGIC.len() && &bytes[..MAGIC.len()] == MAGIC,
-        "not an Outflank weights file (no OFLKEVAL magic)"
-    );
-    let data = miniz_oxide::inflate::decompress_to_vec(&bytes[MAGIC.len()..])
-        .map_err(|e| anyhow::anyhow!("the weights file is corrupt ({e:?})"))?;
+    // The status only: the error's Debug form holds the whole output buffer.
+    let data = miniz_oxide::inflate::decompress_to_vec(stream(bytes)?)
+        .map_err(|e| anyhow::anyhow!("the weights file is corrupt ({:?})", e.status))?;
     let mut r = Reader {
         data: &data,
         pos: 0,

@@ -293,3 +293,107 @@ fn nboard_hints_and_plays_from_the_book_and_learns() {
     assert!(book.contains(&b));
     e.send("quit");
 }
+
+/// NBoard's `learn` of a short game with `--book-file PATH` and `extra` options; returns
+/// the status line and the saved book.
+fn learn_into(path: &std::path::Path, extra: &[&str]) -> (String, Book) {
+    let p = path.to_str().unwrap();
+    let mut args = vec!["nboard", "--book-file", p, "--depth", "2"];
+    args.extend_from_slice(extra);
+    let mut e = Engine::start(&args);
+    e.send("nboard 2");
+    assert_eq!(e.line(), "set myname Outflank");
+    let game = "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[c4]W[c3]B[c2]W[b4]B[a4];)";
+    e.send(&format!("set game {game}"));
+    e.send("learn");
+    let lines = e.until(|l| l == "learned");
+    e.send("quit");
+    let status = lines
+        .iter()
+        .find(|l| l.starts_with("status learned"))
+        .unwrap_or_else(|| panic!("{lines:?}"))
+        .clone();
+    (status, file::load(path).expect("the saved book"))
+}
+
+#[test]
+fn a_new_book_file_starts_from_the_shipped_book() {
+    let shipped = Book::shipped().len();
+    // A path with no file yet: the shipped book, plus what learn adds.
+    let path = temp("new-from-shipped.book");
+    let (status, book) = learn_into(&path, &[]);
+    assert!(book.len() > shipped, "{} <= {shipped}", book.len());
+    assert!(status.contains(&book.len().to_string()), "{status}");
+    // With --book-new: an empty start, so only the learned game's positions.
+    let path = temp("new-empty.book");
+    let (_, book) = learn_into(&path, &["--book-new"]);
+    assert!((2..=10).contains(&book.len()), "{}", book.len());
+    // --book-new refuses a file that exists, and wants --book-file.
+    let p = path.to_str().unwrap();
+    let out = outflank(&["nboard", "--book-file", p, "--book-new"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("exists already") && err.lines().count() == 1,
+        "{err}"
+    );
+    let out = outflank(&["gtp", "--book-new"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert_eq!(file::load(&path).unwrap().len(), book.len());
+}
+
+#[test]
+fn an_interrupted_build_keeps_its_last_save() {
+    // A build far too big to finish here, saved every 0.6 s and killed after 4 s: the file
+    // holds a sound book that --from can go on with.
+    let path = temp("interrupted.book");
+    let p = path.to_str().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args([
+            "book",
+            "build",
+            "--out",
+            p,
+            "--plies",
+            "12",
+            "--depth",
+            "8",
+            "--width",
+            "8",
+            "--positions",
+            "100000",
+            "--save-every",
+            "0.01",
+            "--hash",
+            "16",
+        ])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run outflank");
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    child.kill().unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = text(&out.stderr);
+    assert!(err.contains("saved "), "{err}");
+    let book = file::load(&path).expect("a sound book");
+    assert!(book.len() >= 10, "{}", book.len());
+    assert!(book.contains(&Board::start()));
+    // And it goes on from there.
+    let more = temp("continued.book");
+    let out = outflank(&[
+        "book",
+        "build",
+        "--from",
+        p,
+        "--out",
+        more.to_str().unwrap(),
+        "--plies",
+        "4",
+        "--depth",
+        "4",
+        "--positions",
+        "20",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(file::load(&more).unwrap().len() >= book.len().min(20));
+}

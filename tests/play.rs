@@ -509,3 +509,47 @@ fn the_engine_keeps_inside_its_clock() {
     assert_eq!(ggf.time_black, None);
     assert!(ggf.result.is_some());
 }
+
+#[test]
+fn lines_typed_while_the_engine_thinks_are_answered_once_after_the_board() {
+    // The person's move and two commands arrive together: the engine's reply, then the
+    // board and the prompt, then each command's answer once.
+    let mut e = Engine::start(&["play", "--depth", "8", "--book", "off"]);
+    to_prompt(&mut e);
+    e.send("f5\nmoves\nboard");
+    let mut lines = Vec::new();
+    for _ in 0..3 {
+        lines.extend(to_prompt(&mut e));
+    }
+    assert!(
+        e.try_line(Duration::from_millis(500)).is_none(),
+        "{lines:?}"
+    );
+    let plays = lines.iter().position(|l| l.contains(" plays ")).unwrap();
+    let boards: Vec<usize> = (0..lines.len())
+        .filter(|&i| {
+            i >= 9 && lines[i] == "  a b c d e f g h" && lines[i - 9] == "  a b c d e f g h"
+        })
+        .collect();
+    let moves = lines.iter().position(|l| l.starts_with("f5")).unwrap();
+    assert_eq!(boards.len(), 2, "{lines:#?}");
+    assert!(
+        plays < boards[0] && boards[0] < moves && moves < boards[1],
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn swap_with_no_engine_to_swap_with_says_so() {
+    let mut e = start(&["--human", "both"]);
+    to_prompt(&mut e);
+    e.send("swap");
+    let lines = to_prompt(&mut e);
+    assert_eq!(
+        lines[0],
+        "Nothing to swap: both sides are played by people (go plays one move)."
+    );
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    e.send("moves");
+    assert_eq!(e.line(), "(no move yet)");
+}

@@ -53,6 +53,10 @@ pub struct BuildArgs {
     /// Stop once the book holds this many positions.
     #[arg(long, default_value_t = 2000)]
     pub positions: usize,
+    /// Save the book to --out every this many minutes (0: only at the end), so that a long
+    /// build stopped midway keeps its work (go on with --from); each save says how far.
+    #[arg(long, value_name = "MIN", default_value_t = 10.0)]
+    pub save_every: f64,
     /// Engine options.
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -106,6 +110,15 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     }
 }
 
+/// `--save-every MIN` as a duration (zero: only at the end).
+fn save_interval(minutes: f64) -> anyhow::Result<std::time::Duration> {
+    anyhow::ensure!(
+        minutes.is_finite() && (0.0..1e6).contains(&minutes),
+        "--save-every must be a number of minutes, got {minutes}"
+    );
+    Ok(std::time::Duration::from_secs_f64(minutes * 60.0))
+}
+
 /// The book at `path`, or the shipped one.
 pub fn load_or_shipped(path: Option<&Path>) -> anyhow::Result<Book> {
     match path {
@@ -119,6 +132,7 @@ fn build(a: BuildArgs) -> anyhow::Result<i32> {
         Some(p) => file::load(p)?,
         None => Book::new(),
     };
+    let every = save_interval(a.save_every)?;
     let engine = a.engine.engine()?;
     let pb = progress_bar(a.positions as u64);
     let config = BuildConfig {
@@ -127,8 +141,24 @@ fn build(a: BuildArgs) -> anyhow::Result<i32> {
         width: a.width.max(0),
         max_positions: a.positions.max(1),
     };
+    let mut saved = std::time::Instant::now();
     let mut builder = Builder::new(&engine, book, a.depth).on_progress(|b| {
         pb.set_position(b.len() as u64);
+        if every.is_zero() || saved.elapsed() < every {
+            return;
+        }
+        saved = std::time::Instant::now();
+        let note = match file::save(b, &a.out) {
+            Ok(()) => format!(
+                "saved {} (of at most {}) to {}",
+                plural(b.len(), "position"),
+                a.positions,
+                a.out.display()
+            ),
+            // The save at the end reports it as an error; the build goes on.
+            Err(e) => format!("not saved: {e:#}"),
+        };
+        pb.suspend(|| eprintln!("{note}"));
     });
     builder.build(&config);
     pb.finish_and_clear();
@@ -179,16 +209,10 @@ fn learn(a: LearnArgs) -> anyhow::Result<i32> {
     if games.is_empty() {
         anyhow::bail!("no games to learn in {}", display_inputs(&a.games));
     }
-    if !(a.save_every.is_finite() && a.save_every >= 0.0) {
-        anyhow::bail!(
-            "--save-every must be a number of minutes, got {}",
-            a.save_every
-        );
-    }
+    let every = save_interval(a.save_every)?;
     let engine = a.engine.engine()?;
     let mut builder = Builder::new(&engine, book, a.depth);
     let pb = progress_bar(games.len() as u64);
-    let every = std::time::Duration::from_secs_f64(a.save_every * 60.0);
     let mut saved = std::time::Instant::now();
     for (i, g) in games.iter().enumerate() {
         builder.learn(&g.start().board, g.moves(), a.plies);

@@ -25,12 +25,17 @@ pub struct EngineArgs {
 impl EngineArgs {
     /// An engine with these options; fails when the weights file cannot be read.
     pub fn engine(&self) -> anyhow::Result<Engine> {
+        // The weights first: a bad file is refused before the table is made.
+        let weights = match &self.eval_file {
+            Some(path) => Some(std::sync::Arc::new(crate::eval::file::load(path)?)),
+            None => None,
+        };
         let mut engine = Engine::try_new(EngineConfig {
             threads: self.threads.max(1),
             hash_mb: self.hash_mb.max(1),
         })?;
-        if let Some(path) = &self.eval_file {
-            engine.set_eval(std::sync::Arc::new(crate::eval::file::load(path)?));
+        if let Some(w) = weights {
+            engine.set_eval(w);
         }
         Ok(engine)
     }
@@ -100,7 +105,7 @@ pub fn progress_bar(n: u64) -> ProgressBar {
         pb.set_draw_target(ProgressDrawTarget::hidden());
     }
     pb.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed_precise} {msg}")
+        ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed_precise} (ETA {eta}) {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     pb

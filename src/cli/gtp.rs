@@ -33,8 +33,13 @@ pub struct FrontendArgs {
     #[arg(long, value_name = "on|off", default_value = "on", value_parser = ["on", "off"])]
     pub book: String,
     /// The opening book file (default: the shipped book); NBoard's `learn` saves into it.
+    /// A path with no file yet starts from the shipped book (with --book-new, from an
+    /// empty one).
     #[arg(long, value_name = "PATH")]
     pub book_file: Option<std::path::PathBuf>,
+    /// Start the new --book-file from an empty book instead of the shipped one.
+    #[arg(long, requires = "book_file")]
+    pub book_new: bool,
     /// Also play book moves up to this many discs below the best, at random (variety).
     #[arg(long, value_name = "DISCS", default_value_t = 0,
           value_parser = clap::value_parser!(i32).range(0..=64))]
@@ -63,12 +68,32 @@ impl FrontendArgs {
     }
 
     /// The protocol options these arguments describe; fails when `--book-file` names a
-    /// file that is not a valid book (a file not there yet is an empty book, which `learn`
-    /// creates).
+    /// file that is not a valid book, or with `--book-new` a file that exists. A file not
+    /// there yet starts as the shipped book (as an empty one with `--book-new`), and
+    /// NBoard's `learn` creates it.
     pub fn options(&self) -> anyhow::Result<Options> {
         let opening_book = match &self.book_file {
-            Some(p) if p.exists() => crate::book::file::load(p)?,
-            Some(_) => crate::book::Book::new(),
+            Some(p) if p.exists() => {
+                anyhow::ensure!(
+                    !self.book_new,
+                    "--book-new: {} exists already (it would be overwritten)",
+                    p.display()
+                );
+                crate::book::file::load(p)?
+            }
+            Some(p) if self.book_new => {
+                log::info!("{}: a new, empty book", p.display());
+                crate::book::Book::new()
+            }
+            Some(p) => {
+                let book = crate::book::Book::shipped();
+                log::info!(
+                    "{}: no book there yet; starting from the shipped book ({} positions)",
+                    p.display(),
+                    book.len()
+                );
+                book
+            }
             None => crate::book::Book::shipped(),
         };
         Ok(Options {

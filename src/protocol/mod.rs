@@ -366,6 +366,9 @@ impl Worker {
 }
 
 fn worker_loop(mut engine: Engine, tasks: Receiver<Task>, events: Sender<Event>) {
+    // When the last configuration (a new table, a new thread pool) was done: a search asked
+    // for before that counts its time from then.
+    let mut configured = Instant::now();
     while let Ok(task) = tasks.recv() {
         match task {
             Task::Search {
@@ -375,10 +378,11 @@ fn worker_loop(mut engine: Engine, tasks: Receiver<Task>, events: Sender<Event>)
                 ensure_move,
                 asked,
             } => {
-                // Time spent before the search starts (the engine still being built, a
-                // hash table being resized) is the controller's time too.
+                // Time spent before the search starts waiting for the worker is the
+                // controller's time too; the engine's configuration (a hash table made
+                // and mapped, a thread pool) is not.
                 if let Some(t) = limits.time {
-                    let left = t.saturating_sub(asked.elapsed());
+                    let left = t.saturating_sub(asked.max(configured).elapsed());
                     limits.time = Some(left.max(Duration::from_millis(1)));
                 }
                 let progress_events = events.clone();
@@ -417,6 +421,7 @@ fn worker_loop(mut engine: Engine, tasks: Receiver<Task>, events: Sender<Event>)
                 if catch_unwind(AssertUnwindSafe(|| f(&mut engine))).is_err() {
                     log::error!("configuring the engine panicked");
                 }
+                configured = Instant::now();
             }
         }
     }

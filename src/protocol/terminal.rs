@@ -636,6 +636,15 @@ impl Terminal {
                     self.advance(session)?;
                 }
             }
+            Command::Swap if self.players[0] == self.players[1] => {
+                // Two people (or the engine against itself): no seats to change.
+                let why = match self.players[0] {
+                    Player::Human => "both sides are played by people (go plays one move)",
+                    Player::Engine => "the engine plays both sides",
+                };
+                session.line(&format!("Nothing to swap: {why}."))?;
+                self.prompt(session)?;
+            }
             Command::Swap => {
                 self.players.swap(0, 1);
                 session.line(&format!("Now {}.", self.sides()))?;
@@ -808,11 +817,21 @@ impl Frontend for Terminal {
                     ),
                 };
                 self.engine_plays(mv, note, start, session)?;
-                if session.input_waiting() || session.interrupt_pending() {
-                    // Lines typed meanwhile come first (a quit ends the game here); then
-                    // `idle` plays on.
+                // Who moves next, after a forced pass.
+                let pos = self.game.position();
+                let mover = if pos.board.must_pass() {
+                    pos.to_move.opposite()
+                } else {
+                    pos.to_move
+                };
+                let engine_next = !pos.board.is_game_over() && self.player(mover) == Player::Engine;
+                if engine_next && (session.input_waiting() || session.interrupt_pending()) {
+                    // The engine plays on (itself): lines typed meanwhile come first (a
+                    // quit ends the game here); then `idle` plays on.
                     self.paused = true;
                 } else {
+                    // A person's turn: the board and the prompt now, then the lines typed
+                    // meanwhile are answered in order, each once.
                     self.advance(session)?;
                 }
             }

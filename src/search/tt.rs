@@ -138,6 +138,10 @@ impl Buckets {
         let size = n
             .checked_mul(size_of::<Bucket>())
             .and_then(|x| x.checked_add(align))?;
+        if physical_memory().is_some_and(|m| size > m) {
+            // Never useful, and touching it would bring in the out-of-memory killer.
+            return None;
+        }
         let layout = std::alloc::Layout::from_size_align(size, 16).ok()?;
         // SAFETY: the layout's size is not zero.
         let base = unsafe { std::alloc::alloc_zeroed(layout) };
@@ -145,6 +149,7 @@ impl Buckets {
             return None;
         }
         advise_huge_pages(base, size);
+        touch(base, size);
         // At most `align - 16` bytes in, so `n` buckets fit in the `align` bytes added.
         let skip = base.align_offset(align);
         // SAFETY: `skip` < `align`, within the allocation.
@@ -156,6 +161,42 @@ impl Buckets {
             len: n,
         })
     }
+}
+
+/// Writes a zero into every 4 KiB page of a new allocation (`base`, `size` bytes), so that
+/// the kernel maps (and, after an idle spell, compacts memory for) all of it now, when the
+/// table is made, rather than during the first search, where it once cost a one-second
+/// search 0.7 s and ten plies.
+fn touch(base: *mut u8, size: usize) {
+    let start = std::time::Instant::now();
+    for offset in (0..size).step_by(4096) {
+        // SAFETY: `offset` < `size`, inside the allocation; the byte was zero (allocated
+        // zeroed) and stays zero, and nothing else refers to the memory yet.
+        unsafe { base.add(offset).write_volatile(0) };
+    }
+    log::debug!(
+        "hash table: {} MB mapped in {:.3} s",
+        size >> 20,
+        start.elapsed().as_secs_f64()
+    );
+}
+
+/// The machine's memory in bytes, where the system says.
+fn physical_memory() -> Option<usize> {
+    #[cfg(unix)]
+    {
+        // SAFETY: sysconf has no preconditions.
+        let (pages, page) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        if pages > 0 && page > 0 {
+            return (pages as usize).checked_mul(page as usize);
+        }
+    }
+    None
 }
 
 /// Asks the kernel to back the part of an allocation (`base`, `size` bytes) that holds whole
@@ -248,8 +289,9 @@ impl TranspositionTable {
         })
     }
 
-    /// A table of about `mb` megabytes, or the error when the system refuses the memory
-    /// (the memory is only reserved here: pages come on first use).
+    /// A table of about `mb` megabytes, or the error when the system refuses the memory or
+    /// the machine has less. Every page is mapped here, before any clock starts, so that
+    /// the first search does not pay for it.
     pub fn try_new(mb: usize) -> Result<TranspositionTable, TableTooLarge> {
         let bytes = mb.max(1).saturating_mul(1024 * 1024);
         let buckets = (bytes / (16 * BUCKET)).max(1);
@@ -481,6 +523,24 @@ mod tests {
     /// Clearing starts a new epoch: nothing stored before it is found or merged into, a
     /// full bucket of old entries takes new ones, and when the epochs run out the memory is
     /// zeroed and the count starts again.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_new_table_is_resident() {
+        // Every page is mapped when the table is made, not on the first search's probes.
+        let t = TranspositionTable::try_new(64).unwrap();
+        let page = 4096;
+        let base = t.slots.first as usize / page * page;
+        let end = t.slots.first as usize + t.slots.len * size_of::<Bucket>();
+        let pages = (end - base).div_ceil(page);
+        let mut resident = vec![0u8; pages];
+        // SAFETY: the range lies within the table's allocation (rounded down to its page);
+        // mincore only reads the mapping and writes `pages` bytes into `resident`.
+        let r = unsafe { libc::mincore(base as *mut _, end - base, resident.as_mut_ptr()) };
+        assert_eq!(r, 0);
+        let missing = resident.iter().filter(|&&b| b & 1 == 0).count();
+        assert_eq!(missing, 0, "{missing} of {pages} pages not resident");
+    }
+
     #[test]
     fn clear_forgets_through_epochs() {
         let t = TranspositionTable::new(1);

@@ -6,6 +6,7 @@ mod protocol_util;
 use outflank::{Color, Game, Move};
 use protocol_util::{
     Engine, Rng, game_before_pass, game_with_empties, gtp_color, gtp_move, random_move, read_move,
+    run_piped,
 };
 use std::time::{Duration, Instant};
 
@@ -450,30 +451,6 @@ fn quit_interrupts_a_long_search() {
     assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
 }
 
-/// Runs `outflank ARGS` with `script` piped in and its stdin closed at once (a script's
-/// `printf ... | outflank gtp`); returns stdout.
-fn piped(args: &[&str], script: &str) -> String {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
-        .args(args)
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the engine starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(script.as_bytes())
-        .expect("the engine reads its input");
-    let out = child.wait_with_output().expect("the engine exits");
-    assert!(out.status.success(), "{:?}", out.status);
-    String::from_utf8(out.stdout).expect("UTF-8")
-}
-
 #[test]
 fn piped_commands_get_full_answers_before_the_end_of_input() {
     // The end of the input comes in its turn: a script's genmove and analyses are answered
@@ -495,7 +472,9 @@ fn piped_commands_get_full_answers_before_the_end_of_input() {
     }
     assert!(expected.contains("(depth 12"), "{expected}");
     let script: String = commands.iter().map(|c| format!("{c}\n")).collect();
-    assert_eq!(piped(&args, &script), expected);
+    let out = run_piped(&args, &script);
+    assert!(out.status.success(), "{:?}", out.status);
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
 }
 
 /// The `TEXT` line of an analysis: `TEXT Black: D3 +2 (depth 6 at 95%)`; the colour, the

@@ -5,7 +5,7 @@ mod protocol_util;
 
 use outflank::notation::{GgfGame, parse_ggf};
 use outflank::{Game, Move};
-use protocol_util::{Engine, Rng, game_before_pass, game_with_empties, read_move};
+use protocol_util::{Engine, Rng, game_before_pass, game_with_empties, read_move, run_piped};
 use std::time::{Duration, Instant};
 
 const START: &str = "(;GM[Othello]PC[NBoard]PB[me]PW[engine]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)";
@@ -323,8 +323,6 @@ fn piped_commands_get_full_answers_before_the_end_of_input() {
     // The end of the input comes in its turn: a script's hint and go are answered as a GUI
     // that keeps stdin open gets them (fixed level, one thread: deterministic), and the
     // engine exits after them.
-    use std::io::Write;
-    use std::process::{Command, Stdio};
     let game = START.replace(";)", "B[F5]W[D6];)");
     let commands = [
         format!("set game {game}"),
@@ -351,25 +349,11 @@ fn piped_commands_get_full_answers_before_the_end_of_input() {
     let mut held = e.until(|l| l.starts_with("=== "));
     assert!(held.iter().any(|l| l.ends_with(" 11")), "{held:?}");
     held.insert(0, "set myname Outflank".to_string());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
-        .args(["nboard", "--book", "off", "--threads", "1"])
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the engine starts");
     let script: String = std::iter::once("nboard 2".to_string())
         .chain(commands.iter().cloned())
         .map(|c| c + "\n")
         .collect();
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(script.as_bytes())
-        .expect("the engine reads");
-    let out = child.wait_with_output().expect("the engine exits");
+    let out = run_piped(&["nboard", "--book", "off", "--threads", "1"], &script);
     assert!(out.status.success());
     let piped: Vec<String> = String::from_utf8(out.stdout)
         .expect("UTF-8")
@@ -577,8 +561,6 @@ fn hostile_input_is_refused_with_a_status_line() {
 fn bad_commands_get_one_status_line_and_a_warning() {
     // NBoard has no error reply: each refused line gets one clean status line and a
     // warning in the log (-v), and changes nothing.
-    use std::io::Write;
-    use std::process::{Command, Stdio};
     let ten_mb = "move ".to_string() + &"F".repeat(10 << 20);
     let script = [
         "nboard 2",
@@ -593,18 +575,7 @@ fn bad_commands_get_one_status_line_and_a_warning() {
     ]
     .map(|l| format!("{l}\n"))
     .concat();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
-        .args(["nboard", "-v", "--depth", "2"])
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the engine starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let writer = std::thread::spawn(move || stdin.write_all(script.as_bytes()));
-    let out = child.wait_with_output().expect("the engine exits");
-    writer.join().unwrap().expect("the engine reads");
+    let out = run_piped(&["nboard", "-v", "--depth", "2"], &script);
     let stdout = String::from_utf8(out.stdout).unwrap();
     let status: Vec<&str> = stdout
         .lines()

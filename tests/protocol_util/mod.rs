@@ -5,7 +5,7 @@
 
 use outflank::{Board, Color, Game, Move, Square};
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -227,6 +227,29 @@ impl Drop for Engine {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Runs `outflank ARGS` with `script` piped in and its stdin closed after it (a script's
+/// `printf ... | outflank ...`); returns what it wrote, stdout and stderr, once it exits.
+pub fn run_piped(args: &[&str], script: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the engine starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let script = script.to_string();
+    // Written from a thread: a long script must not wait on a full stdout pipe.
+    let writer = thread::spawn(move || stdin.write_all(script.as_bytes()));
+    let out = child.wait_with_output().expect("the engine exits");
+    writer
+        .join()
+        .expect("the writer")
+        .expect("the engine reads its input");
+    out
 }
 
 /// A small deterministic random generator (xorshift).

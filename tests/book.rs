@@ -111,10 +111,20 @@ fn build_then_show() {
     assert!(text(&out.stdout).starts_with("not in the book"));
 }
 
-/// `book learn` of the games in `games` into `book`, 5 moves deep, with depth-3 searches.
+/// `book learn` of the games in `games` into a new, empty `book`, 5 moves deep, with
+/// depth-3 searches.
 fn learn_quickly(book: &str, games: &str) -> Output {
     outflank(&[
-        "book", "learn", "--book", book, games, "--plies", "5", "--depth", "3",
+        "book",
+        "learn",
+        "--book",
+        book,
+        "--book-new",
+        games,
+        "--plies",
+        "5",
+        "--depth",
+        "3",
     ])
 }
 
@@ -158,6 +168,7 @@ fn learn_games_then_show_them() {
         "learn",
         "--book",
         saving.to_str().unwrap(),
+        "--book-new",
         wtb.to_str().unwrap(),
         "--plies",
         "5",
@@ -340,6 +351,32 @@ fn a_new_book_file_starts_from_the_shipped_book() {
     let out = outflank(&["gtp", "--book-new"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert_eq!(file::load(&path).unwrap().len(), book.len());
+    // A --book-file in a folder that is not there is refused at the start.
+    let out = outflank(&["nboard", "--book-file", "/nonexistent-folder/x.book"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("no folder"),
+        "{}",
+        text(&out.stderr)
+    );
+    // `book learn` into a new path starts from the shipped book too (and says so).
+    let games = temp("one-game.txt");
+    std::fs::write(&games, "c4c3c2b4a4\n").unwrap();
+    let learned = temp("learned-from-shipped.book");
+    let out = outflank(&[
+        "book",
+        "learn",
+        "--book",
+        learned.to_str().unwrap(),
+        games.to_str().unwrap(),
+        "--plies",
+        "5",
+        "--depth",
+        "3",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("starting from the shipped book"));
+    assert!(file::load(&learned).unwrap().len() > shipped);
 }
 
 #[test]
@@ -378,6 +415,13 @@ fn an_interrupted_build_keeps_its_last_save() {
     let book = file::load(&path).expect("a sound book");
     assert!(book.len() >= 10, "{}", book.len());
     assert!(book.contains(&Board::start()));
+    // Its values are backed up through the tree: each position's value is its best book
+    // move's score, as the engine plays from it.
+    for (b, e) in book.iter() {
+        if let Some(best) = book.moves(&b).and_then(|m| m.first().copied()) {
+            assert_eq!(best.score, e.value as i32, "{b:?}");
+        }
+    }
     // And it goes on from there.
     let more = temp("continued.book");
     let out = outflank(&[

@@ -436,12 +436,14 @@ fn clock_keeps_a_timed_game_inside_its_time() {
 }
 
 #[test]
-fn quit_interrupts_a_long_search() {
-    // A full-depth search from the start would take hours: quit must cut it short.
+fn interrupt_then_quit_end_a_long_search() {
+    // A full-depth search from the start would take hours: GoGui's `# interrupt` cuts it
+    // short, and the `quit` after it is answered at once.
     let mut e = Engine::start(&["gtp", "--depth", "60"]);
     e.send("1 genmove b");
     std::thread::sleep(Duration::from_millis(300));
     let t = Instant::now();
+    e.send("# interrupt");
     e.send("2 quit");
     let (ok, id, mv) = e.gtp_reply();
     assert!(ok && id == "1", "{mv}");
@@ -453,8 +455,9 @@ fn quit_interrupts_a_long_search() {
 
 #[test]
 fn piped_commands_get_full_answers_before_the_end_of_input() {
-    // The end of the input comes in its turn: a script's genmove and analyses are answered
-    // as a GUI that keeps stdin open gets them (fixed depth, one thread: deterministic).
+    // `quit` and the end of the input come in their turn: a script's genmove and analyses
+    // are answered as a GUI that keeps stdin open gets them (fixed depth, one thread:
+    // deterministic).
     let args = ["gtp", "--depth", "12", "--book", "off", "--threads", "1"];
     let commands = [
         "play b f5",
@@ -462,6 +465,7 @@ fn piped_commands_get_full_answers_before_the_end_of_input() {
         "genmove b",
         "outflank-move_scores",
         "outflank-best_line",
+        "quit",
     ];
     let mut held = Engine::start(&args);
     let mut expected = String::new();

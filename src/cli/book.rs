@@ -65,9 +65,13 @@ pub struct BuildArgs {
 /// Arguments of `outflank book learn`.
 #[derive(ClapArgs, Debug)]
 pub struct LearnArgs {
-    /// The book file to extend (created when missing).
+    /// The book file to extend; a path with no file yet starts from the shipped book (with
+    /// --book-new, from an empty one).
     #[arg(long)]
     pub book: PathBuf,
+    /// Start the new --book file from an empty book instead of the shipped one.
+    #[arg(long)]
+    pub book_new: bool,
     /// Files of games: WTHOR files (`.wtb`), or text with one game per line (a transcript
     /// or a GGF game); `-` reads text from stdin.
     #[arg(required = true)]
@@ -148,7 +152,11 @@ fn build(a: BuildArgs) -> anyhow::Result<i32> {
             return;
         }
         saved = std::time::Instant::now();
-        let note = match file::save(b, &a.out) {
+        // Values backed up through the tree first, as at the end of each pass, so that
+        // what is saved can be played from as it stands.
+        let mut book = b.clone();
+        book.propagate();
+        let note = match file::save(&book, &a.out) {
             Ok(()) => format!(
                 "saved {} (of at most {}) to {}",
                 plural(b.len(), "position"),
@@ -172,10 +180,16 @@ fn build(a: BuildArgs) -> anyhow::Result<i32> {
 }
 
 fn learn(a: LearnArgs) -> anyhow::Result<i32> {
-    let book = if a.book.exists() {
-        file::load(&a.book)?
+    // A book file that is there is read (and checked) before anything else.
+    let existing = if a.book.exists() {
+        anyhow::ensure!(
+            !a.book_new,
+            "--book-new: {} exists already (it would be overwritten)",
+            a.book.display()
+        );
+        Some(file::load(&a.book)?)
     } else {
-        Book::new()
+        None
     };
     let mut games = Vec::new();
     for path in &a.games {
@@ -209,6 +223,19 @@ fn learn(a: LearnArgs) -> anyhow::Result<i32> {
     if games.is_empty() {
         anyhow::bail!("no games to learn in {}", display_inputs(&a.games));
     }
+    let book = match existing {
+        Some(book) => book,
+        None if a.book_new => Book::new(),
+        None => {
+            let book = Book::shipped();
+            eprintln!(
+                "{}: no book there yet; starting from the shipped book ({})",
+                a.book.display(),
+                plural(book.len(), "position")
+            );
+            book
+        }
+    };
     let every = save_interval(a.save_every)?;
     let engine = a.engine.engine()?;
     let mut builder = Builder::new(&engine, book, a.depth);

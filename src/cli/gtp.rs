@@ -72,6 +72,18 @@ impl FrontendArgs {
     /// there yet starts as the shipped book (as an empty one with `--book-new`), and
     /// NBoard's `learn` creates it.
     pub fn options(&self) -> anyhow::Result<Options> {
+        if let Some(p) = &self.book_file
+            && !p.exists()
+        {
+            // Refused now rather than when `learn` first saves.
+            let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
+            anyhow::ensure!(
+                dir.is_none_or(|d| d.is_dir()),
+                "--book-file {}: no folder {} to save it in",
+                p.display(),
+                dir.map_or(String::new(), |d| d.display().to_string())
+            );
+        }
         let opening_book = match &self.book_file {
             Some(p) if p.exists() => {
                 anyhow::ensure!(

@@ -98,6 +98,7 @@ fn duration_text(secs: f64) -> String {
         s if s < 7_200.0 => format!("{:.0} min", s / 60.0),
         s if s < 172_800.0 => format!("{:.1} h", s / 3_600.0),
         s if s < 3.0e7 => format!("{:.0} days", s / 86_400.0),
+        s if s < 3.15e9 => format!("{:.0} years", s / 3.15e7),
         s => format!("{:.1e} years", s / 3.15e7),
     }
 }

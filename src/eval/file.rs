@@ -98,7 +98,11 @@ fn stream(bytes: &[u8]) -> anyhow::Result<&[u8]> {
     let version = word(MAGIC.len()).context("the weights file is truncated (no header)")?;
     ensure!(
         version == FILE_VERSION,
-        "weights file format {version}, not {FILE_VERSION} (older ones lack a checksum: fit again)"
+        if version > 255 {
+            "an older weights file (format 1 or 2, without a checksum): fit it again".to_string()
+        } else {
+            format!("weights file format {version}: this build reads format {FILE_VERSION}")
+        }
     );
     let len = word(MAGIC.len() + 4).context("the weights file is truncated (no header)")?;
     let expected = HEADER + len as usize + 8;
@@ -151,9 +155,10 @@ impl Reader<'_> {
 
 /// Decodes a file's bytes.
 pub fn decode(bytes: &[u8]) -> anyhow::Result<Weights> {
-    // The status only: the error's Debug form holds the whole output buffer.
-    let data = miniz_oxide::inflate::decompress_to_vec(stream(bytes)?)
-        .map_err(|e| anyhow::anyhow!("the weights file is corrupt ({:?})", e.status))?;
+    // Not the error itself: its Debug form holds the whole output buffer.
+    let data = miniz_oxide::inflate::decompress_to_vec(stream(bytes)?).map_err(|_| {
+        anyhow::anyhow!("the weights file is damaged: its data does not decompress")
+    })?;
     let mut r = Reader {
         data: &data,
         pos: 0,

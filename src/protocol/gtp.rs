@@ -25,6 +25,10 @@
 //! level, or fixed depth, of an NBoard hint.
 //! In a position of the opening book (unless `book` is off), `genmove` plays a book move
 //! without a search.
+//!
+//! Commands are answered in order, each in full: `quit` and the end of the input come in
+//! their turn (a piped script gets the answers a GUI gets); only `# interrupt` cuts a
+//! search short.
 
 use super::terminal::{search_text, title};
 use super::{Flow, Frontend, Input, Interrupt, MAX_LINE, NAME, Options, Session, VERSION};
@@ -511,11 +515,9 @@ impl Gtp {
     ) -> io::Result<()> {
         let sign = if ok { '=' } else { '?' };
         let id = id.as_deref().unwrap_or("");
-        let sep = if text.is_empty() || text.starts_with('\n') {
-            ""
-        } else {
-            " "
-        };
+        // `= ` before a text that starts on the next line too (`showboard`), as GNU Go
+        // answers: GoGui cuts a reply at its first space.
+        let sep = if text.is_empty() { "" } else { " " };
         session.raw(&format!("{sign}{id}{sep}{text}\n\n"))
     }
 
@@ -838,16 +840,10 @@ impl Gtp {
 impl Frontend for Gtp {
     fn interrupts(&self, input: &Input) -> Interrupt {
         match input {
-            // The end of the input comes in its turn: a script piped in gets every answer
-            // in full, then the engine exits.
-            Input::Eof => Interrupt::No,
+            // GoGui's way to stop a command. Nothing else interrupts, not `quit` nor the end
+            // of the input: GTP is answered in order (a controller waits for each answer; a
+            // script that sends `genmove` then `quit` wants the full move first).
             Input::Line(l) if l.trim() == "# interrupt" => Interrupt::Search,
-            Input::Line(l)
-                if parse(&preprocess(l))
-                    .is_some_and(|r| matches!(r.command, Ok(Command::Quit))) =>
-            {
-                Interrupt::Session
-            }
             _ => Interrupt::No,
         }
     }

@@ -254,6 +254,10 @@ impl Options {
             }
             "hash" => {
                 let mb = number(1, 1 << 20)? as usize;
+                if mb == self.hash_mb {
+                    // The table there is kept (with what it holds): no new one to map.
+                    return Ok(());
+                }
                 // Made here, so that a refusal of the memory is an answer, not a crash.
                 let table = TranspositionTable::try_new(mb).map_err(|e| e.to_string())?;
                 self.hash_mb = mb;

@@ -117,7 +117,14 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
             Command::Move { mv, eval, time }
         }
         // The GUI offers 1, 2, 4 or 64; more than 64 means all of them.
-        "hint" => Command::Hint(number(rest, "hint", 1, i64::MAX)?.min(64) as usize),
+        "hint" => Command::Hint(
+            rest.split_whitespace()
+                .next()
+                .and_then(|n| n.parse::<i64>().ok())
+                .filter(|&n| n >= 1)
+                .ok_or("hint wants a number of moves, 1 or more")?
+                .min(64) as usize,
+        ),
         "go" => Command::Go,
         "ping" => Command::Ping(rest.to_string()),
         "learn" => Command::Learn,
@@ -516,8 +523,8 @@ impl Frontend for NBoard {
                 Ok(Some(c)) => self.handle(c, session),
                 Ok(None) => Ok(Flow::Continue),
                 Err(why) => {
-                    log::warn!("refused {}", excerpt(&line));
-                    refuse(&why, session)?;
+                    log::warn!("refused {}: {why}", excerpt(&line));
+                    session.line(&format!("status ignored: {why}"))?;
                     Ok(Flow::Continue)
                 }
             },

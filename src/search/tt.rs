@@ -138,8 +138,9 @@ impl Buckets {
         let size = n
             .checked_mul(size_of::<Bucket>())
             .and_then(|x| x.checked_add(align))?;
-        if physical_memory().is_some_and(|m| size > m) {
-            // Never useful, and touching it would bring in the out-of-memory killer.
+        if available_memory().is_some_and(|m| size > m) {
+            // It would not stay in memory, and mapping it would bring in the out-of-memory
+            // killer.
             return None;
         }
         let layout = std::alloc::Layout::from_size_align(size, 16).ok()?;
@@ -166,23 +167,67 @@ impl Buckets {
 /// Writes a zero into every 4 KiB page of a new allocation (`base`, `size` bytes), so that
 /// the kernel maps (and, after an idle spell, compacts memory for) all of it now, when the
 /// table is made, rather than during the first search, where it once cost a one-second
-/// search 0.7 s and ten plies.
+/// search 0.7 s and ten plies. Large tables are mapped by several threads at once.
 fn touch(base: *mut u8, size: usize) {
+    const PAGE: usize = 4096;
     let start = std::time::Instant::now();
-    for offset in (0..size).step_by(4096) {
-        // SAFETY: `offset` < `size`, inside the allocation; the byte was zero (allocated
-        // zeroed) and stays zero, and nothing else refers to the memory yet.
-        unsafe { base.add(offset).write_volatile(0) };
-    }
+    let pages = size.div_ceil(PAGE);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8)
+        .min(pages.div_ceil(16 * 1024).max(1));
+    let per = pages.div_ceil(threads);
+    // An address as a number, so that the threads may share it.
+    let addr = base as usize;
+    std::thread::scope(|scope| {
+        for t in 0..threads {
+            scope.spawn(move || {
+                for page in t * per..((t + 1) * per).min(pages) {
+                    // SAFETY: `page * PAGE` < `size`, inside the allocation; the byte was
+                    // zero (allocated zeroed) and stays zero; each thread writes its own
+                    // pages, and nothing else refers to the memory yet.
+                    unsafe { (addr as *mut u8).add(page * PAGE).write_volatile(0) };
+                }
+            });
+        }
+    });
     log::debug!(
-        "hash table: {} MB mapped in {:.3} s",
+        "hash table: {} MB mapped in {:.3} s ({threads} threads)",
         size >> 20,
         start.elapsed().as_secs_f64()
     );
 }
 
-/// The machine's memory in bytes, where the system says.
-fn physical_memory() -> Option<usize> {
+/// The memory a new table may take, in bytes, where the system says: what Linux counts as
+/// available (`MemAvailable`), within the memory limit of the process's control group;
+/// elsewhere the machine's memory.
+fn available_memory() -> Option<usize> {
+    #[cfg(target_os = "linux")]
+    {
+        let kib = |text: &str, key: &str| -> Option<usize> {
+            let line = text.lines().find(|l| l.starts_with(key))?;
+            line[key.len()..]
+                .trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .map(|k| k.saturating_mul(1024))
+        };
+        let read = |p: &str| std::fs::read_to_string(p).ok();
+        let mut avail = read("/proc/meminfo").and_then(|m| kib(&m, "MemAvailable:"));
+        // cgroup v2: the limit less what the group already uses ("max": no limit).
+        if let (Some(max), Some(cur)) = (
+            read("/sys/fs/cgroup/memory.max").and_then(|m| m.trim().parse::<usize>().ok()),
+            read("/sys/fs/cgroup/memory.current").and_then(|m| m.trim().parse::<usize>().ok()),
+        ) {
+            let room = max.saturating_sub(cur);
+            avail = Some(avail.map_or(room, |a| a.min(room)));
+        }
+        if avail.is_some() {
+            return avail;
+        }
+    }
     #[cfg(unix)]
     {
         // SAFETY: sysconf has no preconditions.
@@ -290,7 +335,7 @@ impl TranspositionTable {
     }
 
     /// A table of about `mb` megabytes, or the error when the system refuses the memory or
-    /// the machine has less. Every page is mapped here, before any clock starts, so that
+    /// has less available. Every page is mapped here, before any clock starts, so that
     /// the first search does not pay for it.
     pub fn try_new(mb: usize) -> Result<TranspositionTable, TableTooLarge> {
         let bytes = mb.max(1).saturating_mul(1024 * 1024);

@@ -190,7 +190,7 @@ impl Engine {
         Engine {
             tt,
             eval: Arc::new(crate::eval::default_weights()),
-            probcut: ProbcutParams::default(),
+            probcut: ProbcutParams::searched(),
             threads: config.threads.max(1),
             pool: make_pool(config.threads),
         }

@@ -115,6 +115,17 @@ impl ProbcutParams {
         })
     }
 
+    /// What the search uses: the fitted parameters for the midgame (the regression, the
+    /// measured sigmas and the fitted formula), the hand-set sigma for the selective endgame
+    /// (with the fitted one the exact solves of FFO #20-#39 took 16% more nodes). Against the
+    /// hand-set midgame formula this gained +72 Elo [+16, +126] at equal time (docs/match.md).
+    pub fn searched() -> ProbcutParams {
+        ProbcutParams {
+            end_sigma: ProbcutParams::default().end_sigma,
+            ..ProbcutParams::shipped()
+        }
+    }
+
     /// The parameters fitted by the training pipeline that ship with the crate
     /// (`weights/probcut.json`).
     pub fn shipped() -> ProbcutParams {

@@ -2,12 +2,16 @@
 //! docs/training.md).
 
 use super::common::progress_bar;
+use super::merge::ShardArgs;
 use crate::eval::{Weights, file};
+use crate::shard::{self, RunId, Shard, ShardFile};
 use crate::train::data::{self, LabelConfig};
 use crate::train::error::{ReferenceConfig, ReferenceSet, build_references};
 use crate::train::fit::{FitConfig, fit};
 use crate::train::probcut::{self, ProbcutConfig};
-use crate::train::selfplay::{SelfPlayConfig, self_play, to_wthor};
+use crate::train::selfplay::{
+    SelfPlayConfig, encode_game, run_params, self_play, self_play_games, to_wthor,
+};
 use anyhow::Context;
 use clap::{Args as ClapArgs, Subcommand};
 use std::path::{Path, PathBuf};
@@ -131,18 +135,21 @@ pub struct SelfplayArgs {
     /// Number of games.
     #[arg(long, default_value_t = 1000)]
     pub games: usize,
-    /// The WTHOR file to write.
-    #[arg(long)]
-    pub out: PathBuf,
+    /// The WTHOR file to write (without --shard).
+    #[arg(long, required_unless_present = "shard", conflicts_with = "shard")]
+    pub out: Option<PathBuf>,
     /// Search depth of the moves.
     #[arg(long, default_value_t = 6)]
     pub depth: u32,
-    /// Seed (the same seed and weights give the same games).
+    /// Seed (the same seed and weights give the same games; game i depends only on them).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Weights to play with (default: the shipped ones).
     #[arg(long)]
     pub eval_file: Option<PathBuf>,
+    /// Play only some of the games (game i belongs to shard i mod N).
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }
 
 /// Arguments of `outflank train fit`.
@@ -257,6 +264,14 @@ fn say(pb: &indicatif::ProgressBar, line: String) {
     }
 }
 
+/// The identity of a set of weights in a shard's settings: the sha256 of all its values.
+fn weights_id(w: &Weights) -> String {
+    let bytes: Vec<u8> = (0..crate::eval::PHASES)
+        .flat_map(|p| w.block(p).iter().flat_map(|v| v.to_le_bytes()))
+        .collect();
+    shard::sha256_hex(&bytes)
+}
+
 fn load_weights(path: Option<&Path>) -> anyhow::Result<Arc<Weights>> {
     Ok(match path {
         Some(p) => Arc::new(file::load(p)?),
@@ -298,15 +313,39 @@ fn run_selfplay(a: SelfplayArgs) -> anyhow::Result<i32> {
         seed: a.seed,
         ..SelfPlayConfig::default()
     };
-    let pb = progress_bar(a.games as u64);
-    let games = self_play(&cfg, w, &pb);
+    let shard = a.shard.shard.unwrap_or(Shard::WHOLE);
+    let indices: Vec<usize> = shard.items(a.games as u64).map(|i| i as usize).collect();
+    let pb = progress_bar(indices.len() as u64);
+    let games = self_play_games(&cfg, w.clone(), &indices, &pb);
     pb.finish_and_clear();
-    std::fs::write(&a.out, crate::notation::wthor::write_wtb(&to_wthor(&games)))
-        .with_context(|| format!("cannot write {}", a.out.display()))?;
+    let path = match &a.out {
+        Some(out) => {
+            std::fs::write(out, crate::notation::wthor::write_wtb(&to_wthor(&games)))
+                .with_context(|| format!("cannot write {}", out.display()))?;
+            out.clone()
+        }
+        None => {
+            let file = ShardFile {
+                run: RunId {
+                    step: shard::Step::Selfplay,
+                    seed: a.seed,
+                    total: a.games as u64,
+                    params: run_params(&cfg, &weights_id(&w)),
+                },
+                shard,
+                items: indices
+                    .iter()
+                    .zip(&games)
+                    .map(|(&i, g)| (i as u64, encode_game(g)))
+                    .collect(),
+            };
+            a.shard.write(&file)?
+        }
+    };
     eprintln!(
         "{} games written to {} in {:.1} s",
         games.len(),
-        a.out.display(),
+        path.display(),
         start.elapsed().as_secs_f64()
     );
     Ok(0)

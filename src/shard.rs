@@ -558,6 +558,19 @@ pub fn missing(dir: &Path, count: u32) -> Result<Vec<u32>, MergeError> {
     Ok((0..count).filter(|&k| !good[k as usize]).collect())
 }
 
+/// The seed of a run of a step driven by its input (`solve`, `analyze`): the first 8 bytes of
+/// the input's sha256, so that shards of different inputs do not merge.
+pub fn input_seed(input: &[u8]) -> u64 {
+    u64::from_le_bytes(Sha256::digest(input)[..8].try_into().expect("8 bytes"))
+}
+
+/// The value of `key` in a run's settings (`key=value` words).
+pub fn param<'a>(params: &'a str, key: &str) -> Option<&'a str> {
+    params
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix(key)?.strip_prefix('='))
+}
+
 /// The sha256 of some bytes, as 64 hex digits (to name weights or inputs in a run's
 /// settings).
 pub fn sha256_hex(bytes: &[u8]) -> String {
@@ -587,6 +600,13 @@ mod tests {
             shard: s,
             items: s.items(total).map(|i| (i, vec![i as u8; 3])).collect(),
         }
+    }
+
+    #[test]
+    fn reads_settings() {
+        assert_eq!(param("wld=0 json=1 hash_mb=4", "json"), Some("1"));
+        assert_eq!(param("wld=0 json=1", "js"), None);
+        assert_eq!(param("wld=0", "json"), None);
     }
 
     #[test]

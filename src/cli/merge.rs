@@ -2,6 +2,8 @@
 //! together into the output one process would have written; and the `--shard` options those
 //! steps share.
 
+use super::common::EngineArgs;
+use crate::eval::Weights;
 use crate::shard::{self, Merged, Shard, ShardFile, Step};
 use anyhow::Context;
 use clap::Args as ClapArgs;
@@ -27,6 +29,34 @@ impl ShardArgs {
         let dir = self.shard_dir.clone().unwrap_or_else(|| PathBuf::from("."));
         file.write_into(&dir)
     }
+}
+
+/// The identity of a set of weights in a shard's settings: the sha256 of all its values.
+pub fn weights_id(w: &Weights) -> String {
+    let bytes: Vec<u8> = (0..crate::eval::PHASES)
+        .flat_map(|p| w.block(p).iter().flat_map(|v| v.to_le_bytes()))
+        .collect();
+    shard::sha256_hex(&bytes)
+}
+
+/// The identity of the weights an engine's options search with.
+pub fn engine_weights_id(e: &EngineArgs) -> anyhow::Result<String> {
+    Ok(match &e.eval_file {
+        Some(path) => weights_id(&crate::eval::file::load(path)?),
+        None => weights_id(&crate::eval::shipped_weights()),
+    })
+}
+
+/// What a merge writes: the step's standard output, the lines it writes on stderr, and its
+/// exit status (`solve` exits with 1 when a score is wrong).
+#[derive(Debug, Default)]
+pub struct MergeOutput {
+    /// The bytes of the output (to --out or stdout).
+    pub stdout: Vec<u8>,
+    /// Text for stderr (empty: nothing).
+    pub stderr: String,
+    /// The exit status.
+    pub status: i32,
 }
 
 /// Arguments of `outflank merge`.
@@ -66,10 +96,10 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         return Ok(0);
     }
     let merged = shard::collect(&a.shards)?;
-    let bytes = output(&merged)?;
+    let output = output(&merged)?;
     match &a.out {
         Some(path) => {
-            shard::write_atomically(path, &bytes)?;
+            shard::write_atomically(path, &output.stdout)?;
             eprintln!(
                 "{} shards of {} ({} items) merged into {}",
                 merged.count,
@@ -80,16 +110,19 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         }
         None => {
             let mut out = std::io::stdout().lock();
-            out.write_all(&bytes)
+            out.write_all(&output.stdout)
                 .and_then(|_| out.flush())
                 .context("cannot write to stdout")?;
         }
     }
-    Ok(0)
+    if !output.stderr.is_empty() {
+        eprintln!("{}", output.stderr.trim_end());
+    }
+    Ok(output.status)
 }
 
 /// The merged output of a run: what one process doing all of it writes.
-fn output(m: &Merged) -> anyhow::Result<Vec<u8>> {
+fn output(m: &Merged) -> anyhow::Result<MergeOutput> {
     match m.run.step {
         Step::Selfplay => {
             let games = m
@@ -101,12 +134,14 @@ fn output(m: &Merged) -> anyhow::Result<Vec<u8>> {
                         .with_context(|| format!("self-play game {i} of the shards is not a game"))
                 })
                 .collect::<anyhow::Result<Vec<_>>>()?;
-            Ok(crate::notation::wthor::write_wtb(
-                &crate::train::selfplay::to_wthor(&games),
-            ))
+            Ok(MergeOutput {
+                stdout: crate::notation::wthor::write_wtb(&crate::train::selfplay::to_wthor(
+                    &games,
+                )),
+                ..MergeOutput::default()
+            })
         }
-        Step::Solve | Step::Analyze => {
-            anyhow::bail!("merging {} shards is not supported yet", m.run.step)
-        }
+        Step::Solve => super::solve::merge(m),
+        Step::Analyze => super::analyze::merge(m),
     }
 }

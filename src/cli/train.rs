@@ -2,7 +2,7 @@
 //! docs/training.md).
 
 use super::common::progress_bar;
-use super::merge::ShardArgs;
+use super::merge::{ShardArgs, weights_id};
 use crate::eval::{Weights, file};
 use crate::shard::{self, RunId, Shard, ShardFile};
 use crate::train::data::{self, LabelConfig};
@@ -262,14 +262,6 @@ fn say(pb: &indicatif::ProgressBar, line: String) {
     } else {
         pb.println(line);
     }
-}
-
-/// The identity of a set of weights in a shard's settings: the sha256 of all its values.
-fn weights_id(w: &Weights) -> String {
-    let bytes: Vec<u8> = (0..crate::eval::PHASES)
-        .flat_map(|p| w.block(p).iter().flat_map(|v| v.to_le_bytes()))
-        .collect();
-    shard::sha256_hex(&bytes)
 }
 
 fn load_weights(path: Option<&Path>) -> anyhow::Result<Arc<Weights>> {

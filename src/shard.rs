@@ -105,6 +105,10 @@ impl FromStr for Shard {
 pub enum Step {
     /// `outflank train selfplay`: games of the engine against itself.
     Selfplay,
+    /// `outflank train data`: labelled positions of games.
+    Data,
+    /// `outflank train probcut`: shallow and deep searches of positions for the probcut fit.
+    Probcut,
     /// `outflank solve`: solves of an OBF file's positions.
     Solve,
     /// `outflank analyze`: the best moves of positions, one a line.
@@ -113,12 +117,20 @@ pub enum Step {
 
 impl Step {
     /// Every step, in a fixed order.
-    pub const ALL: [Step; 3] = [Step::Selfplay, Step::Solve, Step::Analyze];
+    pub const ALL: [Step; 5] = [
+        Step::Selfplay,
+        Step::Data,
+        Step::Probcut,
+        Step::Solve,
+        Step::Analyze,
+    ];
 
     /// The step's name in file names and headers.
     pub fn name(self) -> &'static str {
         match self {
             Step::Selfplay => "selfplay",
+            Step::Data => "data",
+            Step::Probcut => "probcut",
             Step::Solve => "solve",
             Step::Analyze => "analyze",
         }
@@ -132,7 +144,7 @@ impl Step {
     /// True when the step's seed is a seed of random choices (it is a hash of the input for
     /// the steps that read one).
     pub fn is_seeded(self) -> bool {
-        matches!(self, Step::Selfplay)
+        matches!(self, Step::Selfplay | Step::Probcut)
     }
 }
 
@@ -562,6 +574,13 @@ pub fn missing(dir: &Path, count: u32) -> Result<Vec<u32>, MergeError> {
 /// the input's sha256, so that shards of different inputs do not merge.
 pub fn input_seed(input: &[u8]) -> u64 {
     u64::from_le_bytes(Sha256::digest(input)[..8].try_into().expect("8 bytes"))
+}
+
+/// A seed from an identity of 64 hex digits ([`sha256_hex`]): its first 16 as a number.
+pub fn hex_seed(id: &str) -> u64 {
+    id.get(..16)
+        .and_then(|h| u64::from_str_radix(h, 16).ok())
+        .unwrap_or(0)
 }
 
 /// The value of `key` in a run's settings (`key=value` words).

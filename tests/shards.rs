@@ -333,3 +333,58 @@ fn analyze_shards_merge_to_one_shard_output_but_for_the_times() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn data_and_probcut_shards_are_one_process_byte_for_byte() {
+    let dir = temp("train");
+    let games = dir.join("games.wtb");
+    ok(outflank(&[
+        "train",
+        "selfplay",
+        "--games",
+        "10",
+        "--depth",
+        "2",
+        "--out",
+        s(&games),
+    ]));
+    let steps: [(&[&str], &str, u32); 2] = [
+        (&["train", "data", "--exact-empties", "10"], "samples", 3),
+        (
+            &[
+                "train",
+                "probcut",
+                "--positions",
+                "12",
+                "--end-positions",
+                "6",
+                "--max-depth",
+                "4",
+            ],
+            "json",
+            2,
+        ),
+    ];
+    for (step, ext, n) in steps {
+        let one = dir.join(format!("one.{ext}"));
+        let mut a = step.to_vec();
+        a.extend_from_slice(&["--wthor", s(&games), "--out", s(&one)]);
+        ok(outflank(&a));
+        let d = dir.join(ext);
+        let mut a = step.to_vec();
+        a.extend_from_slice(&["--wthor", s(&games), "--threads", "1"]);
+        shards(&a, n, &d, None);
+        let merged = dir.join(format!("merged.{ext}"));
+        ok(outflank(&["merge", s(&d), "--out", s(&merged)]));
+        let (one, merged) = (
+            std::fs::read(&one).unwrap(),
+            std::fs::read(&merged).unwrap(),
+        );
+        assert!(one.len() > 16, "{step:?}");
+        assert!(
+            merged == one,
+            "{step:?}: {n} shards differ from one process"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -141,6 +141,8 @@ fn output(m: &Merged) -> anyhow::Result<MergeOutput> {
                 ..MergeOutput::default()
             })
         }
+        Step::Data => super::train::merge_data(m),
+        Step::Probcut => super::train::merge_probcut(m),
         Step::Solve => super::solve::merge(m),
         Step::Analyze => super::analyze::merge(m),
     }

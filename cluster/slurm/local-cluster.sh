@@ -24,7 +24,7 @@ pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
 write_config() {
   mkdir -p "$dir"/{state,spool,log,munge,run}
-  chmod 700 "$dir/munge"
+  chmod 711 "$dir/munge"
   if [ ! -s "$dir/munge/munge.key" ]; then
     dd if=/dev/urandom of="$dir/munge/munge.key" bs=1024 count=1 status=none
     chmod 400 "$dir/munge/munge.key"

@@ -47,7 +47,7 @@ if [ -z "$todo" ]; then
     exit 0
   fi
   # shellcheck disable=SC2086
-  merge=$(sbatch --parsable --job-name=outflank-merge --cpus-per-task=1 --mem="$mem" $extra \
+  merge=$(sbatch --parsable --job-name=outflank-merge --cpus-per-task=1 --mem="${merge_mem:-$mem}" $extra \
     --output="$dir/logs/merge-%j.out" "$here/merge.sbatch" "$bin" "$dir/shards" "$out")
   merge=${merge%%;*}
   echo "$merge" >"$dir/merge.jobid"
@@ -56,6 +56,8 @@ if [ -z "$todo" ]; then
 fi
 echo "shards to run again: $todo"
 args=(--dir "$dir" --shards "$shards" --cpus "$cpus" --mem "$mem" --out "$out" --only "$todo")
+# shellcheck disable=SC2154 # merge_mem comes from run.env
+[ -n "${merge_mem:-}" ] && args+=(--merge-mem "$merge_mem")
 [ -n "$time" ] && args+=(--time "$time")
 [ -n "$extra" ] && args+=(--sbatch "$extra")
 # shellcheck disable=SC2154 # step comes from run.env

@@ -18,6 +18,8 @@
 #   --shards N       shards, one array task each (required)
 #   --cpus C         CPUs per task (default 1), passed to the step as --threads C
 #   --mem M          memory per task (sbatch --mem, default 1G)
+#   --merge-mem M    memory of the merge job (default: --mem); it holds every shard's items
+#                    and the output at once: about twice the output's size
 #   --time T         time limit per task (sbatch --time, default: the partition's)
 #   --out FILE       the merged output (default RUN/merged.out)
 #   --only LIST      run only these shards (sbatch's array syntax: 1,5,7-9); resubmit.sh uses it
@@ -28,13 +30,14 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-dir="" shards="" cpus=1 mem=1G time="" out="" only="" extra=""
+dir="" shards="" cpus=1 mem=1G merge_mem="" time="" out="" only="" extra=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir=$2; shift 2 ;;
     --shards) shards=$2; shift 2 ;;
     --cpus) cpus=$2; shift 2 ;;
     --mem) mem=$2; shift 2 ;;
+    --merge-mem) merge_mem=$2; shift 2 ;;
     --time) time=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
@@ -44,7 +47,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ -z "$dir" ] || [ -z "$shards" ] || [ $# -eq 0 ]; then
-  echo "usage: submit.sh --dir RUN --shards N [--cpus C] [--mem M] [--time T] [--out FILE] [--only LIST] [--sbatch ARGS] -- STEP ARGS..." >&2
+  echo "usage: submit.sh --dir RUN --shards N [--cpus C] [--mem M] [--merge-mem M] [--time T] [--out FILE] [--only LIST] [--sbatch ARGS] -- STEP ARGS..." >&2
   exit 2
 fi
 case "$shards" in
@@ -64,8 +67,8 @@ case "$out" in /*) ;; *) out=$(pwd)/$out ;; esac
 
 # The settings, for resubmit.sh (quoted for bash).
 {
-  printf 'bin=%q\nshards=%q\ncpus=%q\nmem=%q\ntime=%q\nout=%q\nextra=%q\n' \
-    "$bin" "$shards" "$cpus" "$mem" "$time" "$out" "$extra"
+  printf 'bin=%q\nshards=%q\ncpus=%q\nmem=%q\nmerge_mem=%q\ntime=%q\nout=%q\nextra=%q\n' \
+    "$bin" "$shards" "$cpus" "$mem" "$merge_mem" "$time" "$out" "$extra"
   printf 'step=('
   printf '%q ' "$@"
   printf ')\n'
@@ -82,7 +85,7 @@ job=$(sbatch --parsable --job-name=outflank-shards --array="$array" \
 job=${job%%;*}
 # shellcheck disable=SC2086
 merge=$(sbatch --parsable --job-name=outflank-merge --dependency=afterok:"$job" \
-  --cpus-per-task=1 --mem="$mem" $extra \
+  --cpus-per-task=1 --mem="${merge_mem:-$mem}" $extra \
   --output="$dir/logs/merge-%j.out" \
   "$here/merge.sbatch" "$bin" "$dir/shards" "$out")
 merge=${merge%%;*}

@@ -20,7 +20,15 @@ cpus=$(nproc)
 
 say() { echo "local-cluster: $*" >&2; }
 
-pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+# True when the pid file names a live process (not a zombie).
+pid_alive() {
+  local pid state
+  pid=$(cat "$1" 2>/dev/null) || return 1
+  state=$(ps -o stat= -p "$pid" 2>/dev/null) || return 1
+  case "$state" in
+    Z* | "") return 1 ;;
+  esac
+}
 
 write_config() {
   mkdir -p "$dir"/{state,spool,log,munge,run}

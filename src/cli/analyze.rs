@@ -288,8 +288,8 @@ fn run_shard(
     Ok(0)
 }
 
-/// The output of `analyze` from the items of its shards, in order ([`run_shard`]): the same
-/// bytes as `--shard 0/1`, but for the measured times, which are each shard's.
+/// The output of `analyze` from its shards' items, in order: the same bytes as `--shard 0/1`,
+/// but for the measured times, which are each shard's.
 pub fn merge(m: &shard::Merged) -> anyhow::Result<MergeOutput> {
     let mut out = MergeOutput::default();
     for (i, item) in m.items.iter().enumerate() {

@@ -244,8 +244,8 @@ fn run_shard(
     Ok(0)
 }
 
-/// The output of `solve` from the items of its shards, in order ([`run_shard`]): the same
-/// bytes as one process, but for the measured times, which are each shard's.
+/// The output of `solve` from its shards' items, in order: the same bytes as one process,
+/// but for the measured times, which are each shard's.
 pub fn merge(m: &shard::Merged) -> anyhow::Result<MergeOutput> {
     let json = shard::param(&m.run.params, "json") == Some("1");
     let mut out = if json { String::new() } else { header() };

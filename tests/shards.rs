@@ -227,6 +227,11 @@ fn a_missing_truncated_damaged_or_foreign_shard_is_named_and_nothing_is_merged()
     refused(&dir, &name(1), "another run");
 
     std::fs::write(path(1), &good).unwrap();
+    // The same shard twice (a copy under another name).
+    let copy = dir.join("copy-of-1.shard");
+    std::fs::write(&copy, &good).unwrap();
+    refused(&dir, "copy-of-1.shard", "given twice");
+    std::fs::remove_file(&copy).unwrap();
     assert_eq!(
         text(&ok(outflank(&["merge", "--missing", "3", s(&dir)])).stdout),
         ""

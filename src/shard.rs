@@ -109,6 +109,8 @@ pub enum Step {
     Data,
     /// `outflank train probcut`: shallow and deep searches of positions for the probcut fit.
     Probcut,
+    /// `outflank book learn`: the leaf searches of the positions games bring into a book.
+    BookLearn,
     /// `outflank solve`: solves of an OBF file's positions.
     Solve,
     /// `outflank analyze`: the best moves of positions, one a line.
@@ -117,10 +119,11 @@ pub enum Step {
 
 impl Step {
     /// Every step, in a fixed order.
-    pub const ALL: [Step; 5] = [
+    pub const ALL: [Step; 6] = [
         Step::Selfplay,
         Step::Data,
         Step::Probcut,
+        Step::BookLearn,
         Step::Solve,
         Step::Analyze,
     ];
@@ -131,6 +134,7 @@ impl Step {
             Step::Selfplay => "selfplay",
             Step::Data => "data",
             Step::Probcut => "probcut",
+            Step::BookLearn => "book-learn",
             Step::Solve => "solve",
             Step::Analyze => "analyze",
         }

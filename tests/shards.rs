@@ -393,3 +393,69 @@ fn data_and_probcut_shards_are_one_process_byte_for_byte() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn book_learn_shards_merge_to_the_same_book() {
+    let dir = temp("book");
+    let base = dir.join("base.book");
+    ok(outflank(&[
+        "book",
+        "build",
+        "--out",
+        s(&base),
+        "--plies",
+        "3",
+        "--depth",
+        "3",
+        "--positions",
+        "6",
+        "--hash",
+        "8",
+    ]));
+    let games = "f5d6c3d3c4f4f6f3e6e7\nf5f6e6f4e3c5c4\nf5f4e3f6d3\nc4c3d3c5b4\nf5d6c5f4e3f6\n";
+    let games_file = dir.join("games.txt");
+    std::fs::write(&games_file, games).unwrap();
+    let learn = [
+        "book",
+        "learn",
+        "--book",
+        s(&base),
+        s(&games_file),
+        "--plies",
+        "8",
+        "--depth",
+        "4",
+        "--hash",
+        "8",
+    ];
+    let mut books = Vec::new();
+    for n in [1, 3] {
+        let d = dir.join(format!("n{n}"));
+        shards(&learn, n, &d, None);
+        let out = dir.join(format!("merged{n}.book"));
+        ok(outflank(&["merge", s(&d), "--out", s(&out)]));
+        books.push(std::fs::read(&out).unwrap());
+    }
+    assert!(books[0] == books[1], "1 and 3 shards give different books");
+    // The merged book is a valid book with the games' positions, counted.
+    let merged = dir.join("merged3.book");
+    let shown = text(&ok(outflank(&["book", "show", "f5", "--book", s(&merged)])).stdout);
+    // After f5: d6 (two games), f6 (two), f4 (one).
+    for (mv, n) in [("d6", 2), ("f6", 2), ("f4", 1)] {
+        assert!(
+            shown
+                .lines()
+                .any(|l| l.contains(&format!(". {mv} ")) && l.contains(&format!("games {n} "))),
+            "{mv}: {shown}"
+        );
+    }
+    // As many positions as learning the games one by one; the base book is untouched.
+    let plain = dir.join("plain.book");
+    std::fs::copy(&base, &plain).unwrap();
+    let mut one_by_one = learn.to_vec();
+    one_by_one[3] = s(&plain);
+    ok(outflank(&one_by_one));
+    assert_eq!(std::fs::read(&plain).unwrap().len(), books[0].len());
+    assert!(std::fs::read(&base).unwrap().len() < books[0].len());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

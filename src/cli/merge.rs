@@ -143,6 +143,7 @@ fn output(m: &Merged) -> anyhow::Result<MergeOutput> {
         }
         Step::Data => super::train::merge_data(m),
         Step::Probcut => super::train::merge_probcut(m),
+        Step::BookLearn => super::book::merge_learn(m),
         Step::Solve => super::solve::merge(m),
         Step::Analyze => super::analyze::merge(m),
     }

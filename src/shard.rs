@@ -480,8 +480,8 @@ pub struct Merged {
 /// file that cannot be read, is truncated, damaged or of another format version, a shard of
 /// another run, a shard given twice, or a missing one (named as the file that should be
 /// there, beside the others).
-pub fn collect(paths: &[PathBuf]) -> Result<Merged, MergeError> {
-    let paths = shard_paths(paths)?;
+pub fn collect(given: &[PathBuf]) -> Result<Merged, MergeError> {
+    let paths = shard_paths(given)?;
     let mut shards: Vec<(PathBuf, ShardFile)> = Vec::with_capacity(paths.len());
     for p in paths {
         let s = ShardFile::read(&p).map_err(|e| MergeError {
@@ -492,8 +492,8 @@ pub fn collect(paths: &[PathBuf]) -> Result<Merged, MergeError> {
     }
     let Some((first_path, first)) = shards.first() else {
         return Err(MergeError {
-            path: PathBuf::from("."),
-            why: "no shard files (*.shard) given".into(),
+            path: given.first().cloned().unwrap_or_else(|| PathBuf::from(".")),
+            why: "no shard files (*.shard) there".into(),
         });
     };
     let (run, count) = (first.run.clone(), first.shard.count);

@@ -267,6 +267,15 @@ fn bad_shard_options_are_one_line_errors() {
         "train", "selfplay", "--games", "2", "--shard", "0/2", "--out", "x.wtb",
     ]);
     assert_eq!(out.status.code(), Some(2));
+    let empty = temp("empty");
+    let out = outflank(&["merge", s(&empty)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains(&format!("{}: no shard files", s(&empty))),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir(&empty).unwrap();
     let out = outflank(&["merge", "/nonexistent/dir/x.shard"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("/nonexistent/dir/x.shard"));

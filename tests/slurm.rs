@@ -98,7 +98,7 @@ fn wait(what: &str, limit: Duration, mut ready: impl FnMut() -> bool) {
             "timed out after {limit:?} waiting for {what}; the queue:\n{}",
             String::from_utf8_lossy(&run("squeue", &[]).stdout)
         );
-        std::thread::sleep(Duration::from_millis(200));
+        std::thread::sleep(Duration::from_millis(100));
     }
 }
 
@@ -174,25 +174,32 @@ fn a_cancelled_task_is_resubmitted_alone_and_merges_to_the_same_bytes() {
         return;
     }
     let dir = run_dir("cancel");
-    // Tasks of a few seconds each, so that task 3 (which starts after tasks 0 and 1 on the
-    // two CPUs) can be cancelled while it runs.
+    // Task 1 starts with task 0 on the two CPUs; it is cancelled as soon as it is seen
+    // running, a fraction of a second into its few seconds of work (four games at depth 12),
+    // while tasks 2 and 3 wait for a CPU.
     let step = [
         "train", "selfplay", "--games", "16", "--depth", "12", "--seed", "5",
     ];
     let (array, merge) = submit(&dir, 4, &step);
-    let task = format!("{array}_3");
-    wait("task 3 to start", Duration::from_secs(90), || {
+    let task = format!("{array}_1");
+    wait("task 1 to start", Duration::from_secs(90), || {
         queued(&task).starts_with("RUNNING")
     });
     ok("scancel", &[&task]);
     wait("the rest of the array", Duration::from_secs(90), || {
         queued(&array).is_empty()
     });
-    let shard3 = dir.join("shards/selfplay-seed5-3of4.shard");
+    let shard1 = dir.join("shards/selfplay-seed5-1of4.shard");
     assert!(
-        !shard3.exists(),
-        "task 3 finished before it was cancelled: make its work longer"
+        !shard1.exists(),
+        "task 1 finished before it was cancelled: make its work longer"
     );
+    for k in [0, 2, 3] {
+        assert!(
+            dir.join(format!("shards/selfplay-seed5-{k}of4.shard"))
+                .is_file()
+        );
+    }
     // The merge waits on an array that failed: it never starts, and nothing is merged.
     wait(
         "the merge to be held for good",
@@ -201,10 +208,10 @@ fn a_cancelled_task_is_resubmitted_alone_and_merges_to_the_same_bytes() {
     );
     assert!(!dir.join("merged.out").exists());
     let shards = dir.join("shards").display().to_string();
-    assert_eq!(ok(BIN, &["merge", "--missing", "4", &shards]).trim(), "3");
+    assert_eq!(ok(BIN, &["merge", "--missing", "4", &shards]).trim(), "1");
     let d = dir.display().to_string();
     let said = ok(scripts().join("resubmit.sh"), &["--dir", &d]);
-    assert!(said.contains("shards to run again: 3"), "{said}");
+    assert!(said.contains("shards to run again: 1"), "{said}");
     wait(
         "the old merge job to be cancelled",
         Duration::from_secs(30),
@@ -223,7 +230,7 @@ fn a_cancelled_task_is_resubmitted_alone_and_merges_to_the_same_bytes() {
         Duration::from_secs(90),
         || queued(&format!("{array2},{merge2}")).is_empty(),
     );
-    assert!(shard3.is_file());
+    assert!(shard1.is_file());
     let merged = std::fs::read(dir.join("merged.out")).expect("the merged output");
     let one = one_process(&dir, &step);
     assert_eq!(one.len(), 16 + 16 * 68);

@@ -368,6 +368,66 @@ mod tests {
     }
 
     #[test]
+    fn a_learn_plan_has_the_positions_and_counts_of_learning_one_by_one() {
+        let engine = engine();
+        let mut base = Builder::new(&engine, Book::new(), 2);
+        base.build(&BuildConfig {
+            plies: 2,
+            depth: 2,
+            width: 0,
+            max_positions: 4,
+        });
+        let book = base.book;
+        let games: Vec<Vec<Move>> = ["f5d6c3d3c4f4f6", "f5f6e6f4", "c4c3d3c5b4", "f5d6c5"]
+            .iter()
+            .map(|t| {
+                crate::notation::parse_transcript(t)
+                    .unwrap()
+                    .moves()
+                    .to_vec()
+            })
+            .collect();
+        let walks: Vec<(Board, &[Move])> = games
+            .iter()
+            .map(|m| (Board::start(), m.as_slice()))
+            .collect();
+        let plan = LearnPlan::new(&book, &walks, 5);
+        let mut one_by_one = Builder::new(&engine, book.clone(), 2);
+        for m in &games {
+            one_by_one.learn(&Board::start(), m, 5);
+        }
+        let counts = |b: &Book| {
+            let mut v: Vec<_> = b
+                .iter()
+                .map(|(board, e)| (board.player, board.opponent, e.games))
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(counts(&plan.book), counts(&one_by_one.book));
+        // Every position the games brought is to be searched, once, in board order.
+        let new: Vec<Board> = plan
+            .book
+            .iter()
+            .map(|(b, _)| b)
+            .filter(|b| !book.contains(b))
+            .collect();
+        assert!(!new.is_empty());
+        assert!(new.iter().all(|b| plan.to_score.contains(b)));
+        assert!(
+            plan.to_score
+                .windows(2)
+                .all(|w| (w[0].player, w[0].opponent) < (w[1].player, w[1].opponent))
+        );
+        // Searching them against the planned book scores every one.
+        let mut builder = Builder::new(&engine, plan.book.clone(), 2);
+        for b in &plan.to_score {
+            let e = builder.score_leaf(b).unwrap();
+            assert_eq!(e.games, plan.book.get(b).unwrap().games);
+        }
+    }
+
+    #[test]
     fn learning_a_game_adds_its_positions() {
         let engine = engine();
         let mut b = Builder::new(&engine, Book::new(), 3);

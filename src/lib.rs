@@ -11,6 +11,7 @@
 //! - [`arena`]: the match runner: engines as GTP/NBoard clients, refereed games, Elo, SPRT.
 //! - [`eval`]: the pattern evaluation and its weights files; [`train`]: the pipeline that
 //!   trains them.
+//! - [`shard`]: the long steps cut into deterministic shards, and their merge.
 
 pub mod arena;
 pub mod board;
@@ -23,6 +24,7 @@ pub mod notation;
 pub mod perft;
 pub mod protocol;
 pub mod search;
+pub mod shard;
 pub mod train;
 
 pub use board::{Board, Color, Move, Position, Square};

@@ -231,6 +231,96 @@ impl<'a> Builder<'a> {
     }
 }
 
+impl Builder<'_> {
+    /// Searches `board`'s leaf against the book as it stands and stores it, as learning does
+    /// (keeping the position's learned games); returns the entry, or `None` for a position
+    /// with no move (never stored). For [`LearnPlan`]'s searches.
+    pub fn score_leaf(&mut self, board: &Board) -> Option<Entry> {
+        if !self.score(board) {
+            return None;
+        }
+        self.book.get(board).copied()
+    }
+}
+
+/// Learning many games at once, in independent searches (for shards): the book with every
+/// game's positions in it, and the positions to search against it.
+///
+/// [`Builder::learn`] searches as it goes, each new position against the book as it is at
+/// that moment. Here every game is walked first, with the same rules (up to `plies` moves,
+/// stopping at a pass or an illegal move), so the book's final positions are known; then
+/// each position to search is searched against them, in any order and on any machine, and
+/// the values are propagated once at the end.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LearnPlan {
+    /// The book with the games' positions added (the new ones with no leaf and depth 0 until
+    /// searched) and the games counted.
+    pub book: Book,
+    /// The positions to search, canonical and sorted: the new ones, and those of the book
+    /// on a game's path whose leaf has joined the book.
+    pub to_score: Vec<Board>,
+}
+
+impl LearnPlan {
+    /// The plan of learning `games` (each a start position and the moves played) into
+    /// `book`, up to `plies` moves into each game.
+    pub fn new(book: &Book, games: &[(Board, &[Move])], plies: usize) -> LearnPlan {
+        let mut out = book.clone();
+        let mut fresh: Vec<Board> = Vec::new();
+        let mut on_path: Vec<Board> = Vec::new();
+        let mut add = |out: &mut Book, b: &Board| {
+            if !out.contains(b) {
+                out.insert(
+                    b,
+                    Entry {
+                        value: 0,
+                        leaf: NO_LEAF,
+                        leaf_score: 0,
+                        depth: 0,
+                        games: 0,
+                    },
+                );
+                fresh.push(b.canonical().0);
+            }
+            out.add_game(b);
+        };
+        for (start, moves) in games {
+            let mut b = *start;
+            let mut walked = 0;
+            for &mv in moves.iter().take(plies) {
+                if b.moves() == 0 {
+                    break;
+                }
+                add(&mut out, &b);
+                on_path.push(b);
+                walked += 1;
+                match b.play_move(mv) {
+                    Ok(next) => b = next,
+                    Err(_) => break,
+                }
+            }
+            if walked == plies.min(moves.len()) && b.moves() != 0 {
+                add(&mut out, &b);
+            }
+        }
+        let mut to_score = fresh;
+        for b in on_path {
+            if book.contains(&b)
+                && let Some((sq, _)) = book.leaf(&b)
+                && out.contains(&b.play(sq).expect("a leaf is a legal move"))
+            {
+                to_score.push(b.canonical().0);
+            }
+        }
+        to_score.sort_by_key(|b| (b.player, b.opponent));
+        to_score.dedup();
+        LearnPlan {
+            book: out,
+            to_score,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,6 +365,66 @@ mod tests {
         let mut again = Builder::new(&engine, book.clone(), 4);
         again.build(&config);
         assert_eq!(again.book, book);
+    }
+
+    #[test]
+    fn a_learn_plan_has_the_positions_and_counts_of_learning_one_by_one() {
+        let engine = engine();
+        let mut base = Builder::new(&engine, Book::new(), 2);
+        base.build(&BuildConfig {
+            plies: 2,
+            depth: 2,
+            width: 0,
+            max_positions: 4,
+        });
+        let book = base.book;
+        let games: Vec<Vec<Move>> = ["f5d6c3d3c4f4f6", "f5f6e6f4", "c4c3d3c5b4", "f5d6c5"]
+            .iter()
+            .map(|t| {
+                crate::notation::parse_transcript(t)
+                    .unwrap()
+                    .moves()
+                    .to_vec()
+            })
+            .collect();
+        let walks: Vec<(Board, &[Move])> = games
+            .iter()
+            .map(|m| (Board::start(), m.as_slice()))
+            .collect();
+        let plan = LearnPlan::new(&book, &walks, 5);
+        let mut one_by_one = Builder::new(&engine, book.clone(), 2);
+        for m in &games {
+            one_by_one.learn(&Board::start(), m, 5);
+        }
+        let counts = |b: &Book| {
+            let mut v: Vec<_> = b
+                .iter()
+                .map(|(board, e)| (board.player, board.opponent, e.games))
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(counts(&plan.book), counts(&one_by_one.book));
+        // Every position the games brought is to be searched, once, in board order.
+        let new: Vec<Board> = plan
+            .book
+            .iter()
+            .map(|(b, _)| b)
+            .filter(|b| !book.contains(b))
+            .collect();
+        assert!(!new.is_empty());
+        assert!(new.iter().all(|b| plan.to_score.contains(b)));
+        assert!(
+            plan.to_score
+                .windows(2)
+                .all(|w| (w[0].player, w[0].opponent) < (w[1].player, w[1].opponent))
+        );
+        // Searching them against the planned book scores every one.
+        let mut builder = Builder::new(&engine, plan.book.clone(), 2);
+        for b in &plan.to_score {
+            let e = builder.score_leaf(b).unwrap();
+            assert_eq!(e.games, plan.book.get(b).unwrap().games);
+        }
     }
 
     #[test]

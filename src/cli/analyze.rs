@@ -4,10 +4,12 @@
 use super::common::{
     EngineArgs, count_range, plural, position_lines, progress_bar, read_file, read_position,
 };
+use super::merge::{MergeOutput, ShardArgs};
 use crate::board::{Color, Move};
 use crate::game::Game;
 use crate::notation::{board_string, move_list, transcript};
 use crate::search::{Engine, Info, Limits, Solve};
+use crate::shard::{self, RunId, Shard, ShardFile, Step};
 use anyhow::Context;
 use clap::Args as ClapArgs;
 use serde_json::json;
@@ -53,6 +55,10 @@ pub struct Args {
     /// Engine options.
     #[command(flatten)]
     pub engine: EngineArgs,
+    /// Analyze only some of the lines read (line i, from 0, belongs to shard i mod N), each
+    /// with a cleared hash table.
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }
 
 fn limits(a: &Args) -> anyhow::Result<Limits> {
@@ -104,7 +110,8 @@ fn search_text(info: &Info) -> String {
     }
 }
 
-fn print(info: &Info, board: &str, json_out: bool) {
+/// A position's result as printed: a JSON line, or the text lines.
+fn render(info: &Info, board: &str, json_out: bool) -> String {
     if json_out {
         let solve = solve_name(info);
         let moves: Vec<_> = info
@@ -118,33 +125,38 @@ fn print(info: &Info, board: &str, json_out: bool) {
                 })
             })
             .collect();
-        println!(
-            "{}",
-            json!({
-                "board": board,
-                "depth": info.depth,
-                "selectivity": info.selectivity,
-                "solve": solve,
-                "nodes": info.nodes,
-                "time": info.elapsed.as_secs_f64(),
-                "nps": info.nps(),
-                "moves": moves,
-            })
-        );
-        return;
+        return json!({
+            "board": board,
+            "depth": info.depth,
+            "selectivity": info.selectivity,
+            "solve": solve,
+            "nodes": info.nodes,
+            "time": info.elapsed.as_secs_f64(),
+            "nps": info.nps(),
+            "moves": moves,
+        })
+        .to_string()
+            + "\n";
     }
     let depth = search_text(info);
-    println!(
-        "{board}  {depth}  {} nodes  {:.3} s",
+    let mut out = format!(
+        "{board}  {depth}  {} nodes  {:.3} s\n",
         info.nodes,
         info.elapsed.as_secs_f64()
     );
     if info.lines.is_empty() {
-        println!("  game over");
+        out.push_str("  game over\n");
     }
     for (i, l) in info.lines.iter().enumerate() {
-        println!("  {}. {} {:+}  {}", i + 1, l.mv, l.score, move_list(&l.pv));
+        out.push_str(&format!(
+            "  {}. {} {:+}  {}\n",
+            i + 1,
+            l.mv,
+            l.score,
+            move_list(&l.pv)
+        ));
     }
+    out
 }
 
 /// Runs `outflank analyze`.
@@ -179,9 +191,17 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
     let engine = a.engine.engine()?;
+    if let Some(shard) = a.shard.shard {
+        return run_shard(&a, &engine, &limits, &text, &games, shard);
+    }
     if a.game {
         for (i, g) in games.iter().enumerate() {
-            review(&engine, g, i + 1, &limits, a.json);
+            let summary = review(&engine, g, i + 1, &limits, a.json, &mut |s| print!("{s}"));
+            if a.json {
+                eprintln!("{summary}");
+            } else {
+                println!("{summary}");
+            }
         }
         return Ok(0);
     }
@@ -189,11 +209,101 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     for g in &games {
         let pos = g.position();
         let info = engine.search(pos.board, &limits, &mut |_| {});
-        pb.suspend(|| print(&info, &board_string(&pos), a.json));
+        pb.suspend(|| print!("{}", render(&info, &board_string(&pos), a.json)));
         pb.inc(1);
     }
     pb.finish_and_clear();
     Ok(0)
+}
+
+/// The settings of a shard that change its output.
+fn run_params(a: &Args, limits: &Limits) -> anyhow::Result<String> {
+    Ok(format!(
+        "limits={} game={} json={} threads={} hash_mb={} weights={}",
+        format!("{limits:?}").replace(' ', ""),
+        u8::from(a.game),
+        u8::from(a.json),
+        a.engine.threads,
+        a.engine.hash_mb,
+        super::merge::engine_weights_id(&a.engine)?
+    ))
+}
+
+/// Analyzes the shard's part of the input lines, each with a cleared hash table (so that a
+/// line's result does not depend on the lines searched before it), and writes its file:
+/// each item is a line's standard output and stderr text.
+fn run_shard(
+    a: &Args,
+    engine: &Engine,
+    limits: &Limits,
+    text: &str,
+    games: &[Game],
+    shard: Shard,
+) -> anyhow::Result<i32> {
+    let total = games.len() as u64;
+    let pb = progress_bar(shard.len(total));
+    let mut items = Vec::new();
+    for i in shard.items(total) {
+        let g = &games[i as usize];
+        engine.clear_hash();
+        let (out, err) = if a.game {
+            let mut out = String::new();
+            let summary = review(engine, g, i as usize + 1, limits, a.json, &mut |s| {
+                out.push_str(s)
+            });
+            if a.json {
+                (out, summary + "\n")
+            } else {
+                (out + &summary + "\n", String::new())
+            }
+        } else {
+            let pos = g.position();
+            let info = engine.search(pos.board, limits, &mut |_| {});
+            (render(&info, &board_string(&pos), a.json), String::new())
+        };
+        let mut bytes = (out.len() as u32).to_le_bytes().to_vec();
+        bytes.extend_from_slice(out.as_bytes());
+        bytes.extend_from_slice(err.as_bytes());
+        items.push((i, bytes));
+        pb.inc(1);
+    }
+    pb.finish_and_clear();
+    let file = ShardFile {
+        run: RunId {
+            step: Step::Analyze,
+            seed: shard::input_seed(text.as_bytes()),
+            total,
+            params: run_params(a, limits)?,
+        },
+        shard,
+        items,
+    };
+    let path = a.shard.write(&file)?;
+    eprintln!(
+        "{} of {} written to {}",
+        plural(file.items.len(), "position"),
+        games.len(),
+        path.display()
+    );
+    Ok(0)
+}
+
+/// The output of `analyze` from its shards' items, in order: the same bytes as `--shard 0/1`,
+/// but for the measured times, which are each shard's.
+pub fn merge(m: &shard::Merged) -> anyhow::Result<MergeOutput> {
+    let mut out = MergeOutput::default();
+    for (i, item) in m.items.iter().enumerate() {
+        let bad = || anyhow::anyhow!("analyze shards: line {} is damaged", i + 1);
+        let len = item
+            .get(..4)
+            .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize)
+            .ok_or_else(bad)?;
+        let text = item.get(4..4 + len).ok_or_else(bad)?;
+        out.stdout.extend_from_slice(text);
+        out.stderr
+            .push_str(std::str::from_utf8(&item[4 + len..]).map_err(|_| bad())?);
+    }
+    Ok(out)
 }
 
 /// One reviewed move: the position's search with every move scored.
@@ -254,23 +364,32 @@ impl Tally {
 /// Reviews game number `number`: searches the position before each move played (forced
 /// passes are skipped) with every legal move scored, and prints the played move against
 /// the best one, then each player's tally.
-fn review(engine: &Engine, game: &Game, number: usize, limits: &Limits, json_out: bool) {
+/// The text goes to `emit` as it comes; the tally, the last line, is returned (for stdout, or
+/// stderr with JSON).
+fn review(
+    engine: &Engine,
+    game: &Game,
+    number: usize,
+    limits: &Limits,
+    json_out: bool,
+    emit: &mut dyn FnMut(&str),
+) -> String {
     let plies: Vec<usize> = (0..game.moves().len())
         .filter(|&i| game.moves()[i] != Move::Pass)
         .collect();
     let pb = progress_bar(plies.len() as u64);
     let mut tallies = [Tally::default(), Tally::default()];
     if !json_out {
-        pb.suspend(|| {
-            let moves = transcript(game);
-            let moves = if game.moves().is_empty() {
-                format!("{moves} (no moves)").trim_start().to_string()
-            } else {
-                moves
-            };
-            println!("game {number}: {moves}");
-            println!("  ply  player  move  score  best  score  loss  search");
-        });
+        let moves = transcript(game);
+        let moves = if game.moves().is_empty() {
+            format!("{moves} (no moves)").trim_start().to_string()
+        } else {
+            moves
+        };
+        let head = format!(
+            "game {number}: {moves}\n  ply  player  move  score  best  score  loss  search\n"
+        );
+        pb.suspend(|| emit(&head));
     }
     for i in plies {
         let pos = game.positions()[i];
@@ -289,29 +408,24 @@ fn review(engine: &Engine, game: &Game, number: usize, limits: &Limits, json_out
             info,
         };
         tallies[usize::from(r.player == Color::White)].add(&r);
-        pb.suspend(|| print_reviewed(&r, number, &board_string(&pos), json_out));
+        let line = render_reviewed(&r, number, &board_string(&pos), json_out);
+        pb.suspend(|| emit(&line));
         pb.inc(1);
     }
     pb.finish_and_clear();
-    let summary = format!(
+    format!(
         "game {number}: {}; {}",
         tallies[0].text(Color::Black),
         tallies[1].text(Color::White)
-    );
-    if json_out {
-        eprintln!("{summary}");
-    } else {
-        println!("{summary}");
-    }
+    )
 }
 
-fn print_reviewed(r: &Reviewed, number: usize, board: &str, json_out: bool) {
+/// A reviewed move as printed: a JSON line or a line of the table.
+fn render_reviewed(r: &Reviewed, number: usize, board: &str, json_out: bool) -> String {
     let info = &r.info;
     let best = info.best();
     if json_out {
-        println!(
-            "{}",
-            json!({
+        return json!({
                 "game": number,
                 "ply": r.ply,
                 "player": r.player.name(),
@@ -326,14 +440,14 @@ fn print_reviewed(r: &Reviewed, number: usize, board: &str, json_out: bool) {
                 "solve": solve_name(info),
                 "nodes": info.nodes,
                 "time": info.elapsed.as_secs_f64(),
-            })
-        );
-        return;
+        })
+        .to_string()
+            + "\n";
     }
     let score = |s: Option<i32>| s.map_or("?".to_string(), |s| format!("{s:+}"));
     let search = search_text(info);
-    println!(
-        "  {:>3}  {:<6}  {:<4}  {:>5}  {:<4}  {:>5}  {:>4}  {search}",
+    format!(
+        "  {:>3}  {:<6}  {:<4}  {:>5}  {:<4}  {:>5}  {:>4}  {search}\n",
         r.ply,
         r.player.name(),
         r.played.to_string(),
@@ -341,5 +455,5 @@ fn print_reviewed(r: &Reviewed, number: usize, board: &str, json_out: bool) {
         best.map_or("-".to_string(), |l| l.mv.to_string()),
         score(best.map(|l| l.score)),
         r.loss().map_or("?".to_string(), |l| l.to_string()),
-    );
+    )
 }

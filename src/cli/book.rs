@@ -4,10 +4,13 @@
 use super::common::{
     EngineArgs, plural, position_lines, progress_bar, read_file, read_position, read_position_arg,
 };
+use super::merge::{MergeOutput, ShardArgs};
 use crate::board::Move;
-use crate::book::build::{BuildConfig, Builder};
-use crate::book::{Book, file};
+use crate::book::build::{BuildConfig, Builder, LearnPlan};
+use crate::book::{Book, Entry, file};
+use crate::game::Game;
 use crate::notation::{move_list, parse_wtb};
+use crate::shard::{self, RunId, ShardFile, Step};
 use anyhow::Context;
 use clap::{Args as ClapArgs, Subcommand};
 use serde_json::json;
@@ -89,6 +92,10 @@ pub struct LearnArgs {
     /// Engine options.
     #[command(flatten)]
     pub engine: EngineArgs,
+    /// Search only some of the positions the games bring (all games are walked first; the
+    /// merge writes the book): see `outflank merge`.
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }
 
 /// Arguments of `outflank book show`.
@@ -109,6 +116,7 @@ pub struct ShowArgs {
 pub fn run(a: Args) -> anyhow::Result<i32> {
     match a.action {
         Action::Build(a) => build(a),
+        Action::Learn(a) if a.shard.shard.is_some() => learn_shard(a),
         Action::Learn(a) => learn(a),
         Action::Show(a) => show(a),
     }
@@ -333,4 +341,155 @@ fn display_inputs(paths: &[std::path::PathBuf]) -> String {
         })
         .collect();
     names.join(", ")
+}
+
+/// The games of `book learn`'s inputs: WTHOR files (`.wtb`), or text with one game per line
+/// (`-`: stdin).
+fn read_learn_games(paths: &[PathBuf]) -> anyhow::Result<Vec<Game>> {
+    let mut games = Vec::new();
+    for path in paths {
+        if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
+        {
+            let data =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let file = parse_wtb(&data).with_context(|| format!("in {}", path.display()))?;
+            for (i, g) in file.games.iter().enumerate() {
+                let game = g
+                    .to_game()
+                    .map_err(|e| e.in_game(i + 1))
+                    .with_context(|| format!("in {}", path.display()))?;
+                games.push(game);
+            }
+            continue;
+        }
+        let text = if path.as_os_str() == "-" {
+            std::io::read_to_string(std::io::stdin()).context("cannot read stdin")?
+        } else {
+            read_file(path)?
+        };
+        for (n, line) in position_lines(&text) {
+            let game =
+                read_position(line).with_context(|| format!("{} line {n}", path.display()))?;
+            games.push(game);
+        }
+    }
+    if games.is_empty() {
+        anyhow::bail!("no games to learn in {}", display_inputs(paths));
+    }
+    Ok(games)
+}
+
+/// `book learn --shard K/N`: walks every game into the book ([`LearnPlan`]), then searches
+/// the shard's part of the positions to score, each from an empty hash table. Item 0 (in
+/// shard 0) is the planned book itself; item `i` is the entry of the plan's position `i - 1`.
+fn learn_shard(a: LearnArgs) -> anyhow::Result<i32> {
+    let shard = a.shard.shard.unwrap_or(shard::Shard::WHOLE);
+    let book = if a.book.exists() {
+        file::load(&a.book)?
+    } else {
+        Book::new()
+    };
+    let games = read_learn_games(&a.games)?;
+    let walks: Vec<_> = games.iter().map(|g| (g.start().board, g.moves())).collect();
+    let plan = LearnPlan::new(&book, &walks, a.plies);
+    let planned = file::write(&plan.book);
+    let engine = a.engine.engine()?;
+    let total = plan.to_score.len() as u64 + 1;
+    let mut builder = Builder::new(&engine, plan.book.clone(), a.depth);
+    let pb = progress_bar(shard.len(total));
+    let mut items = Vec::new();
+    for i in shard.items(total) {
+        if i == 0 {
+            items.push((0, planned.clone()));
+            continue;
+        }
+        let b = plan.to_score[i as usize - 1];
+        engine.clear_hash();
+        let e = builder
+            .score_leaf(&b)
+            .context("a planned position without a move")?;
+        let mut bytes = Vec::with_capacity(20);
+        bytes.extend_from_slice(&b.player.to_le_bytes());
+        bytes.extend_from_slice(&b.opponent.to_le_bytes());
+        bytes.extend_from_slice(&[e.value as u8, e.leaf, e.leaf_score as u8, e.depth]);
+        items.push((i, bytes));
+        pb.inc(1);
+    }
+    pb.finish_and_clear();
+    let file = ShardFile {
+        run: RunId {
+            step: Step::BookLearn,
+            seed: shard::input_seed(&planned),
+            total,
+            params: format!(
+                "plies={} depth={} threads={} hash_mb={} weights={}",
+                a.plies,
+                a.depth,
+                a.engine.threads,
+                a.engine.hash_mb,
+                super::merge::engine_weights_id(&a.engine)?
+            ),
+        },
+        shard,
+        items,
+    };
+    let path = a.shard.write(&file)?;
+    eprintln!(
+        "{} of the {} to search ({} games) written to {}",
+        plural(
+            shard.len(total) as usize - usize::from(shard.index == 0),
+            "position"
+        ),
+        plan.to_score.len(),
+        games.len(),
+        path.display()
+    );
+    Ok(0)
+}
+
+/// The book of `book learn` shards: the planned book with every searched entry, values
+/// propagated; the same bytes whatever the number of shards.
+pub fn merge_learn(m: &shard::Merged) -> anyhow::Result<MergeOutput> {
+    let (planned, scored) = m
+        .items
+        .split_first()
+        .context("book-learn shards without the planned book")?;
+    let mut book = file::read(planned).context("book-learn shards: the planned book")?;
+    for (i, item) in scored.iter().enumerate() {
+        let damaged = || anyhow::anyhow!("book-learn shards: position {} is damaged", i + 1);
+        let [p, o] = [0, 8].map(|at| {
+            item.get(at..at + 8)
+                .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+        });
+        let (Some(p), Some(o), Some(&[value, leaf, leaf_score, depth])) = (
+            p,
+            o,
+            item.get(16..20).and_then(|r| <&[u8; 4]>::try_from(r).ok()),
+        ) else {
+            return Err(damaged());
+        };
+        let b = crate::board::Board::new(p, o);
+        let legal = crate::board::Square::new(leaf).is_some_and(|sq| b.play(sq).is_ok());
+        if !(leaf == crate::book::NO_LEAF || legal) {
+            return Err(damaged());
+        }
+        let games = book.get(&b).ok_or_else(damaged)?.games;
+        book.insert(
+            &b,
+            Entry {
+                value: value as i8,
+                leaf,
+                leaf_score: leaf_score as i8,
+                depth,
+                games,
+            },
+        );
+    }
+    book.propagate();
+    Ok(MergeOutput {
+        stdout: file::write(&book),
+        ..MergeOutput::default()
+    })
 }

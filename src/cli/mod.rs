@@ -6,6 +6,7 @@ pub mod book;
 pub mod common;
 pub mod gtp;
 pub mod matchcmd;
+pub mod merge;
 pub mod nboard;
 pub mod perft;
 pub mod play;
@@ -53,6 +54,8 @@ pub enum Command {
     Train(train::Args),
     /// Build an opening book, learn games into one, or show a position's book moves.
     Book(book::Args),
+    /// Put the shards of a long step (`--shard K/N`) together into one process's output.
+    Merge(merge::Args),
 }
 
 /// Runs a parsed command line and returns the exit status; an error is reported by `main`
@@ -70,5 +73,6 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Play(a) => play::run(a),
         Command::Train(a) => train::run(a),
         Command::Book(a) => book::run(a),
+        Command::Merge(a) => merge::run(a),
     }
 }

@@ -2,12 +2,16 @@
 //! docs/training.md).
 
 use super::common::progress_bar;
+use super::merge::{MergeOutput, ShardArgs, weights_id};
 use crate::eval::{Weights, file};
+use crate::shard::{self, RunId, Shard, ShardFile};
 use crate::train::data::{self, LabelConfig};
 use crate::train::error::{ReferenceConfig, ReferenceSet, build_references};
 use crate::train::fit::{FitConfig, fit};
 use crate::train::probcut::{self, ProbcutConfig};
-use crate::train::selfplay::{SelfPlayConfig, self_play, to_wthor};
+use crate::train::selfplay::{
+    SelfPlayConfig, encode_game, run_params, self_play, self_play_games, to_wthor,
+};
 use anyhow::Context;
 use clap::{Args as ClapArgs, Subcommand};
 use std::path::{Path, PathBuf};
@@ -50,9 +54,9 @@ pub struct ProbcutArgs {
     /// WTHOR files or directories (positions are drawn from their training games).
     #[arg(long, required = true, num_args = 1..)]
     pub wthor: Vec<PathBuf>,
-    /// The JSON file to write.
-    #[arg(long)]
-    pub out: PathBuf,
+    /// The JSON file to write (without --shard).
+    #[arg(long, required_unless_present = "shard", conflicts_with = "shard")]
+    pub out: Option<PathBuf>,
     /// Midgame positions to search.
     #[arg(long, default_value_t = 1500)]
     pub positions: usize,
@@ -68,6 +72,10 @@ pub struct ProbcutArgs {
     /// Weights to search with (default: the shipped ones).
     #[arg(long)]
     pub eval_file: Option<PathBuf>,
+    /// Search only some of the positions (position i of the draw, midgame then endgame,
+    /// belongs to shard i mod N).
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }
 
 /// Arguments of `outflank train all`.
@@ -114,15 +122,18 @@ pub struct DataArgs {
     /// WTHOR files or directories of `.wtb` files (self-play files too).
     #[arg(long, required = true, num_args = 1..)]
     pub wthor: Vec<PathBuf>,
-    /// The sample file to write.
-    #[arg(long)]
-    pub out: PathBuf,
+    /// The sample file to write (without --shard).
+    #[arg(long, required_unless_present = "shard", conflicts_with = "shard")]
+    pub out: Option<PathBuf>,
     /// Solve positions with at most this many empties exactly.
     #[arg(long, default_value_t = 18)]
     pub exact_empties: u32,
     /// Use only the first N games (after removing repeats).
     #[arg(long)]
     pub max_games: Option<usize>,
+    /// Label only some of the games (game i, from 0, belongs to shard i mod N).
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }
 
 /// Arguments of `outflank train selfplay`.
@@ -131,18 +142,21 @@ pub struct SelfplayArgs {
     /// Number of games.
     #[arg(long, default_value_t = 1000)]
     pub games: usize,
-    /// The WTHOR file to write.
-    #[arg(long)]
-    pub out: PathBuf,
+    /// The WTHOR file to write (without --shard).
+    #[arg(long, required_unless_present = "shard", conflicts_with = "shard")]
+    pub out: Option<PathBuf>,
     /// Search depth of the moves.
     #[arg(long, default_value_t = 6)]
     pub depth: u32,
-    /// Seed (the same seed and weights give the same games).
+    /// Seed (the same seed and weights give the same games; game i depends only on them).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Weights to play with (default: the shipped ones).
     #[arg(long)]
     pub eval_file: Option<PathBuf>,
+    /// Play only some of the games (game i belongs to shard i mod N).
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }
 
 /// Arguments of `outflank train fit`.
@@ -275,18 +289,65 @@ fn run_data(a: DataArgs) -> anyhow::Result<i32> {
         exact_empties: a.exact_empties,
         ..LabelConfig::default()
     };
-    let pb = progress_bar(games.len() as u64);
-    let samples = data::label_games(&games, &cfg, &pb);
+    let shard = a.shard.shard.unwrap_or(Shard::WHOLE);
+    let indices: Vec<usize> = shard
+        .items(games.len() as u64)
+        .map(|i| i as usize)
+        .collect();
+    let pb = progress_bar(indices.len() as u64);
+    let per_game = data::label_some(&games, &indices, &cfg, &pb);
     pb.finish_and_clear();
-    data::write_samples(&a.out, &samples)?;
+    let count: usize = per_game.iter().map(Vec::len).sum();
+    let path = match &a.out {
+        Some(out) => {
+            let samples: Vec<data::Sample> = per_game.into_iter().flatten().collect();
+            data::write_samples(out, &samples)?;
+            out.clone()
+        }
+        None => {
+            let games_id = data::games_id(&games);
+            let file = ShardFile {
+                run: RunId {
+                    step: shard::Step::Data,
+                    seed: shard::hex_seed(&games_id),
+                    total: games.len() as u64,
+                    params: format!("exact_empties={} games={games_id}", a.exact_empties),
+                },
+                shard,
+                items: indices
+                    .iter()
+                    .zip(&per_game)
+                    .map(|(&i, s)| (i as u64, data::encode_samples(s)))
+                    .collect(),
+            };
+            a.shard.write(&file)?
+        }
+    };
     eprintln!(
         "{} samples from {} games written to {} in {:.1} s",
-        samples.len(),
-        games.len(),
-        a.out.display(),
+        count,
+        indices.len(),
+        path.display(),
         start.elapsed().as_secs_f64()
     );
     Ok(0)
+}
+
+/// The sample file of `train data` from the items of its shards, in order: the same bytes
+/// as one process.
+pub fn merge_data(m: &shard::Merged) -> anyhow::Result<MergeOutput> {
+    let mut count = 0;
+    let mut records = Vec::new();
+    for (i, item) in m.items.iter().enumerate() {
+        let s = data::decode_samples(item)
+            .map_err(|why| anyhow::anyhow!("data shards: game {i} has {why}"))?;
+        count += s.len();
+        records.extend_from_slice(item);
+    }
+    Ok(MergeOutput {
+        stdout: data::sample_file_bytes(count, &records),
+        ..MergeOutput::default()
+    })
 }
 
 fn run_selfplay(a: SelfplayArgs) -> anyhow::Result<i32> {
@@ -298,15 +359,39 @@ fn run_selfplay(a: SelfplayArgs) -> anyhow::Result<i32> {
         seed: a.seed,
         ..SelfPlayConfig::default()
     };
-    let pb = progress_bar(a.games as u64);
-    let games = self_play(&cfg, w, &pb);
+    let shard = a.shard.shard.unwrap_or(Shard::WHOLE);
+    let indices: Vec<usize> = shard.items(a.games as u64).map(|i| i as usize).collect();
+    let pb = progress_bar(indices.len() as u64);
+    let games = self_play_games(&cfg, w.clone(), &indices, &pb);
     pb.finish_and_clear();
-    std::fs::write(&a.out, crate::notation::wthor::write_wtb(&to_wthor(&games)))
-        .with_context(|| format!("cannot write {}", a.out.display()))?;
+    let path = match &a.out {
+        Some(out) => {
+            std::fs::write(out, crate::notation::wthor::write_wtb(&to_wthor(&games)))
+                .with_context(|| format!("cannot write {}", out.display()))?;
+            out.clone()
+        }
+        None => {
+            let file = ShardFile {
+                run: RunId {
+                    step: shard::Step::Selfplay,
+                    seed: a.seed,
+                    total: a.games as u64,
+                    params: run_params(&cfg, &weights_id(&w)),
+                },
+                shard,
+                items: indices
+                    .iter()
+                    .zip(&games)
+                    .map(|(&i, g)| (i as u64, encode_game(g)))
+                    .collect(),
+            };
+            a.shard.write(&file)?
+        }
+    };
     eprintln!(
         "{} games written to {} in {:.1} s",
         games.len(),
-        a.out.display(),
+        path.display(),
         start.elapsed().as_secs_f64()
     );
     Ok(0)
@@ -364,9 +449,71 @@ fn run_probcut(a: ProbcutArgs) -> anyhow::Result<i32> {
         seed: a.seed,
         ..ProbcutConfig::default()
     };
-    probcut_step(&games, &cfg, w, &a.out)?;
+    match (&a.out, a.shard.shard) {
+        (Some(out), _) => probcut_step(&games, &cfg, w, out)?,
+        (None, Some(shard)) => {
+            let (mid, end) = probcut::draw(&games, &cfg);
+            let total = (mid.len() + end.len()) as u64;
+            let indices: Vec<usize> = shard.items(total).map(|i| i as usize).collect();
+            let pb = progress_bar(indices.len() as u64);
+            let measured = probcut::measure_some(&cfg, w.clone(), (&mid, &end), &indices, &pb);
+            pb.finish_and_clear();
+            let file = ShardFile {
+                run: RunId {
+                    step: shard::Step::Probcut,
+                    seed: a.seed,
+                    total,
+                    params: format!(
+                        "mid={} end={} max_depth={} end_max_empties={} weights={} games={}",
+                        mid.len(),
+                        end.len(),
+                        cfg.max_depth,
+                        cfg.end_max_empties,
+                        weights_id(&w),
+                        data::games_id(&games)
+                    ),
+                },
+                shard,
+                items: indices
+                    .iter()
+                    .zip(&measured)
+                    .map(|(&i, m)| (i as u64, m.encode()))
+                    .collect(),
+            };
+            let path = a.shard.write(&file)?;
+            eprintln!(
+                "{} of {total} positions measured, written to {}",
+                indices.len(),
+                path.display()
+            );
+        }
+        (None, None) => anyhow::bail!("give --out or --shard"),
+    }
     eprintln!("done in {:.1} s", start.elapsed().as_secs_f64());
     Ok(0)
+}
+
+/// The probcut parameters of `train probcut` from the items of its shards, in order: the
+/// same JSON bytes (and the same table on stderr) as one process.
+pub fn merge_probcut(m: &shard::Merged) -> anyhow::Result<MergeOutput> {
+    let max_depth: u32 = shard::param(&m.run.params, "max_depth")
+        .and_then(|d| d.parse().ok())
+        .context("probcut shards without their max_depth")?;
+    let measured = m
+        .items
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            probcut::Measured::decode(b)
+                .with_context(|| format!("probcut shards: position {i} is damaged"))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let (json, table) = probcut_fit(&probcut::ProbcutData::from_measured(measured), max_depth)?;
+    Ok(MergeOutput {
+        stdout: json.into_bytes(),
+        stderr: table,
+        status: 0,
+    })
 }
 
 /// Measures, fits, prints and writes the probcut parameters.
@@ -379,15 +526,29 @@ fn probcut_step(
     let pb = progress_bar(0);
     let measured = probcut::measure(games, cfg, w, &pb);
     pb.finish_and_clear();
-    let (params, cells) = probcut::fit_params(&measured, cfg.max_depth);
-    eprintln!("deep shallow phase     n      a      b  sigma");
+    let (json, table) = probcut_fit(&measured, cfg.max_depth)?;
+    eprint!("{table}");
+    std::fs::write(out, json).with_context(|| format!("cannot write {}", out.display()))?;
+    Ok(())
+}
+
+/// The fitted parameters as JSON text, and the table of the fit.
+fn probcut_fit(
+    measured: &probcut::ProbcutData,
+    max_depth: u32,
+) -> anyhow::Result<(String, String)> {
+    use std::fmt::Write as _;
+    let (params, cells) = probcut::fit_params(measured, max_depth);
+    let mut t = String::from("deep shallow phase     n      a      b  sigma\n");
     for c in &cells {
-        eprintln!(
+        let _ = writeln!(
+            t,
             "{:>4} {:>7} {:>5} {:>5} {:>6.3} {:>6.2} {:>6.2}",
             c.deep, c.shallow, c.phase, c.n, c.a, c.b, c.sigma
         );
     }
-    eprintln!(
+    let _ = writeln!(
+        t,
         "pooled a {:.4} b {:.3}; sigma = {:.3} + {:.4} e + {:.3} d + {:.3} s; end sigma = {:.3} + {:.4} e + {:.3} s",
         params.a,
         params.b,
@@ -399,9 +560,8 @@ fn probcut_step(
         params.end_sigma[1],
         params.end_sigma[2]
     );
-    let text = serde_json::to_string_pretty(&params.to_json())? + "\n";
-    std::fs::write(out, text).with_context(|| format!("cannot write {}", out.display()))?;
-    Ok(())
+    let json = serde_json::to_string_pretty(&params.to_json())? + "\n";
+    Ok((json, t))
 }
 
 fn run_all(a: AllArgs) -> anyhow::Result<i32> {

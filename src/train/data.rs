@@ -181,6 +181,35 @@ pub const SAMPLE_MAGIC: &[u8; 8] = b"OFLKDATA";
 
 const RECORD: usize = 24;
 
+/// A sample's record in a sample file.
+fn sample_record(s: &Sample) -> [u8; RECORD] {
+    let mut r = [0u8; RECORD];
+    r[0..8].copy_from_slice(&s.board.player.to_le_bytes());
+    r[8..16].copy_from_slice(&s.board.opponent.to_le_bytes());
+    r[16] = s.score as u8;
+    r[17] = s.kind as u8;
+    r[20..24].copy_from_slice(&s.game.to_le_bytes());
+    r
+}
+
+/// The sample of a record ([`sample_record`]), or why it is not one.
+fn parse_record(rec: &[u8; RECORD]) -> Result<Sample, &'static str> {
+    let board = Board::new(
+        u64::from_le_bytes(rec[0..8].try_into().expect("8 bytes")),
+        u64::from_le_bytes(rec[8..16].try_into().expect("8 bytes")),
+    );
+    let kind = LabelKind::from_u8(rec[17]).ok_or("a bad label kind")?;
+    if !board.is_valid() {
+        return Err("overlapping discs");
+    }
+    Ok(Sample {
+        board,
+        score: rec[16] as i8,
+        kind,
+        game: u32::from_le_bytes(rec[20..24].try_into().expect("4 bytes")),
+    })
+}
+
 /// Writes samples to a file.
 pub fn write_samples(path: &Path, samples: &[Sample]) -> anyhow::Result<()> {
     let f =
@@ -189,16 +218,72 @@ pub fn write_samples(path: &Path, samples: &[Sample]) -> anyhow::Result<()> {
     w.write_all(SAMPLE_MAGIC)?;
     w.write_all(&(samples.len() as u64).to_le_bytes())?;
     for s in samples {
-        let mut r = [0u8; RECORD];
-        r[0..8].copy_from_slice(&s.board.player.to_le_bytes());
-        r[8..16].copy_from_slice(&s.board.opponent.to_le_bytes());
-        r[16] = s.score as u8;
-        r[17] = s.kind as u8;
-        r[20..24].copy_from_slice(&s.game.to_le_bytes());
-        w.write_all(&r)?;
+        w.write_all(&sample_record(s))?;
     }
     w.flush()
         .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// A game's samples as a shard item's bytes: their records in a sample file, one after the
+/// other.
+pub fn encode_samples(samples: &[Sample]) -> Vec<u8> {
+    samples.iter().flat_map(sample_record).collect()
+}
+
+/// The samples of a shard item's bytes ([`encode_samples`]), or why they are not samples.
+pub fn decode_samples(bytes: &[u8]) -> Result<Vec<Sample>, &'static str> {
+    if !bytes.len().is_multiple_of(RECORD) {
+        return Err("a partial sample record");
+    }
+    bytes
+        .chunks_exact(RECORD)
+        .map(|r| parse_record(r.try_into().expect("a record")))
+        .collect()
+}
+
+/// The bytes of a sample file holding `count` samples whose records are `records` (as
+/// [`write_samples`] writes it).
+pub fn sample_file_bytes(count: usize, records: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(16 + records.len());
+    out.extend_from_slice(SAMPLE_MAGIC);
+    out.extend_from_slice(&(count as u64).to_le_bytes());
+    out.extend_from_slice(records);
+    out
+}
+
+/// The games' identity in a shard's settings: the sha256 of their moves and results.
+pub fn games_id(games: &[GameRecord]) -> String {
+    let mut bytes = Vec::new();
+    for g in games {
+        bytes.push(g.moves.len() as u8);
+        bytes.extend(g.moves.iter().map(|s| s.index() as u8));
+        bytes.extend_from_slice(&g.final_black.to_le_bytes());
+        let (e, v) = g.theoretical.unwrap_or((255, 0));
+        bytes.extend_from_slice(&e.to_le_bytes());
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    crate::shard::sha256_hex(&bytes)
+}
+
+/// Labels the games whose indices are given (a shard's part), on the current rayon pool,
+/// and returns each one's samples in that order.
+pub fn label_some(
+    games: &[GameRecord],
+    indices: &[usize],
+    cfg: &LabelConfig,
+    pb: &ProgressBar,
+) -> Vec<Vec<Sample>> {
+    let make = || {
+        Engine::new(EngineConfig {
+            threads: 1,
+            hash_mb: cfg.hash_mb,
+        })
+    };
+    map_with_engines(indices, &make, &|engine, &i| {
+        let s = label_game(engine, &games[i], cfg);
+        pb.inc(1);
+        s
+    })
 }
 
 /// Reads a sample file.
@@ -219,24 +304,10 @@ pub fn read_samples(path: &Path) -> anyhow::Result<Vec<Sample>> {
     for i in 0..n {
         r.read_exact(&mut rec)
             .with_context(|| format!("{} is truncated at record {i}", path.display()))?;
-        let board = Board::new(
-            u64::from_le_bytes(rec[0..8].try_into().expect("8 bytes")),
-            u64::from_le_bytes(rec[8..16].try_into().expect("8 bytes")),
-        );
-        let Some(kind) = LabelKind::from_u8(rec[17]) else {
-            bail!("{}: record {i} has a bad label kind", path.display());
-        };
-        ensure!(
-            board.is_valid(),
-            "{}: record {i} has overlapping discs",
-            path.display()
-        );
-        out.push(Sample {
-            board,
-            score: rec[16] as i8,
-            kind,
-            game: u32::from_le_bytes(rec[20..24].try_into().expect("4 bytes")),
-        });
+        match parse_record(&rec) {
+            Ok(s) => out.push(s),
+            Err(why) => bail!("{}: record {i} has {why}", path.display()),
+        }
     }
     Ok(out)
 }

@@ -130,13 +130,9 @@ pub struct ProbcutData {
     pub end: Vec<(u32, i32, Vec<i32>)>,
 }
 
-/// Searches the positions (on the current rayon pool) and returns the data.
-pub fn measure(
-    games: &[GameRecord],
-    cfg: &ProbcutConfig,
-    weights: Arc<Weights>,
-    pb: &ProgressBar,
-) -> ProbcutData {
+/// The positions of a fit, drawn from the games with the config's seed: the midgame ones,
+/// then the endgame ones. Position `i` of the whole list is item `i` of a sharded run.
+pub fn draw(games: &[GameRecord], cfg: &ProbcutConfig) -> (Vec<Board>, Vec<Board>) {
     let mut rng = Rng::new(cfg.seed);
     let mid_pos = draw_positions(
         games,
@@ -152,7 +148,76 @@ pub fn measure(
         cfg.holdout,
         &mut rng,
     );
-    pb.set_length((mid_pos.len() + end_pos.len()) as u64);
+    (mid_pos, end_pos)
+}
+
+/// One measured position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Measured {
+    /// A midgame position: empties, scores by depth.
+    Mid(u32, Vec<i32>),
+    /// An endgame position: empties, exact score, scores by depth.
+    End(u32, i32, Vec<i32>),
+}
+
+impl Measured {
+    /// As a shard item's bytes: kind (0 mid, 1 end, u8), empties (u8), then the exact
+    /// score (end only) and the scores by depth (i32 each, little-endian).
+    pub fn encode(&self) -> Vec<u8> {
+        let (kind, e, exact, v) = match self {
+            Measured::Mid(e, v) => (0u8, *e, None, v),
+            Measured::End(e, x, v) => (1u8, *e, Some(*x), v),
+        };
+        let mut out = vec![kind, e as u8];
+        out.extend(exact.iter().chain(v).flat_map(|s| s.to_le_bytes()));
+        out
+    }
+
+    /// The position of a shard item's bytes ([`Measured::encode`]).
+    pub fn decode(bytes: &[u8]) -> Option<Measured> {
+        let (&[kind, e], rest) = bytes.split_first_chunk::<2>()?;
+        if !rest.len().is_multiple_of(4) {
+            return None;
+        }
+        let mut v: Vec<i32> = rest
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
+        match kind {
+            0 => Some(Measured::Mid(e as u32, v)),
+            1 if !v.is_empty() => {
+                let exact = v.remove(0);
+                Some(Measured::End(e as u32, exact, v))
+            }
+            _ => None,
+        }
+    }
+}
+
+impl ProbcutData {
+    /// The data of measured positions, in order.
+    pub fn from_measured(items: impl IntoIterator<Item = Measured>) -> ProbcutData {
+        let mut d = ProbcutData::default();
+        for m in items {
+            match m {
+                Measured::Mid(e, v) => d.mid.push((e, v)),
+                Measured::End(e, x, v) => d.end.push((e, x, v)),
+            }
+        }
+        d
+    }
+}
+
+/// Searches the positions `indices` of `mid` followed by `end` (on the current rayon pool),
+/// in that order: each from an empty hash table on one thread, so that a position's
+/// scores do not depend on which others are searched.
+pub fn measure_some(
+    cfg: &ProbcutConfig,
+    weights: Arc<Weights>,
+    (mid, end): (&[Board], &[Board]),
+    indices: &[usize],
+    pb: &ProgressBar,
+) -> Vec<Measured> {
     let make = || {
         let mut e = Engine::new(EngineConfig {
             threads: 1,
@@ -162,20 +227,40 @@ pub fn measure(
         e
     };
     let max = cfg.max_depth;
-    let mid = map_with_engines(&mid_pos, &make, &|engine, &b| {
-        let v = depth_scores(engine, b, max);
+    map_with_engines(indices, &make, &|engine, &i| {
+        let m = match mid.get(i) {
+            Some(&b) => Measured::Mid(b.empty_count(), depth_scores(engine, b, max)),
+            None => {
+                let b = end[i - mid.len()];
+                let e = b.empty_count();
+                let shallow = end_shallow_depth(cfg.end_max_empties).max(2) as u32;
+                let v = depth_scores(engine, b, shallow.min(e - 1));
+                let exact = solve_exact(engine, b);
+                Measured::End(e, exact, v)
+            }
+        };
         pb.inc(1);
-        (b.empty_count(), v)
-    });
-    let end = map_with_engines(&end_pos, &make, &|engine, &b| {
-        let e = b.empty_count();
-        let shallow = end_shallow_depth(cfg.end_max_empties).max(2) as u32;
-        let v = depth_scores(engine, b, shallow.min(e - 1));
-        let exact = solve_exact(engine, b);
-        pb.inc(1);
-        (e, exact, v)
-    });
-    ProbcutData { mid, end }
+        m
+    })
+}
+
+/// Searches the positions (on the current rayon pool) and returns the data.
+pub fn measure(
+    games: &[GameRecord],
+    cfg: &ProbcutConfig,
+    weights: Arc<Weights>,
+    pb: &ProgressBar,
+) -> ProbcutData {
+    let (mid_pos, end_pos) = draw(games, cfg);
+    pb.set_length((mid_pos.len() + end_pos.len()) as u64);
+    let indices: Vec<usize> = (0..mid_pos.len() + end_pos.len()).collect();
+    ProbcutData::from_measured(measure_some(
+        cfg,
+        weights,
+        (&mid_pos, &end_pos),
+        &indices,
+        pb,
+    ))
 }
 
 /// Least squares `y ~ a x + b` of pairs; returns `(a, b, residual sd, n)`.

@@ -104,6 +104,19 @@ pub fn play_game(engine: &Engine, cfg: &SelfPlayConfig, index: usize) -> GameRec
 
 /// Plays `cfg.games` games with `weights` on the current rayon pool, in game order.
 pub fn self_play(cfg: &SelfPlayConfig, weights: Arc<Weights>, pb: &ProgressBar) -> Vec<GameRecord> {
+    let indices: Vec<usize> = (0..cfg.games).collect();
+    self_play_games(cfg, weights, &indices, pb)
+}
+
+/// Plays the games of the run `cfg` whose indices are given (a shard's part of the run), in
+/// that order, on the current rayon pool. Game `i` is the same game whichever other games
+/// are played, by this process or another.
+pub fn self_play_games(
+    cfg: &SelfPlayConfig,
+    weights: Arc<Weights>,
+    indices: &[usize],
+    pb: &ProgressBar,
+) -> Vec<GameRecord> {
     let make = || {
         let mut e = Engine::new(EngineConfig {
             threads: 1,
@@ -112,12 +125,45 @@ pub fn self_play(cfg: &SelfPlayConfig, weights: Arc<Weights>, pb: &ProgressBar) 
         e.set_eval(weights.clone());
         e
     };
-    let indices: Vec<usize> = (0..cfg.games).collect();
-    map_with_engines(&indices, &make, &|engine, &i| {
+    map_with_engines(indices, &make, &|engine, &i| {
         let g = play_game(engine, cfg, i);
         pb.inc(1);
         g
     })
+}
+
+/// The settings of a run that change its games, as text (the games' count excepted), with
+/// `weights` naming the weights played with: every shard of a run must have the same.
+pub fn run_params(cfg: &SelfPlayConfig, weights: &str) -> String {
+    format!(
+        "depth={} solve_empties={} random={}-{} epsilon={} hash_mb={} weights={weights}",
+        cfg.depth, cfg.solve_empties, cfg.min_random, cfg.max_random, cfg.epsilon, cfg.hash_mb
+    )
+}
+
+/// A game as a shard item's bytes: black's final disc difference (i8), then the squares
+/// played (0-63), passes left out.
+pub fn encode_game(g: &GameRecord) -> Vec<u8> {
+    let mut out = Vec::with_capacity(1 + g.moves.len());
+    out.push(g.final_black.clamp(-64, 64) as i8 as u8);
+    out.extend(g.moves.iter().map(|s| s.index() as u8));
+    out
+}
+
+/// The game of a shard item's bytes ([`encode_game`]); `None` when they are not a legal game.
+pub fn decode_game(bytes: &[u8]) -> Option<GameRecord> {
+    let (&score, moves) = bytes.split_first()?;
+    let moves = moves
+        .iter()
+        .map(|&b| Square::new(b))
+        .collect::<Option<Vec<Square>>>()?;
+    let g = GameRecord {
+        moves,
+        final_black: score as i8 as i32,
+        theoretical: None,
+    };
+    g.positions()?;
+    Some(g)
 }
 
 /// The games as a WTHOR file (no theoretical scores: depth 0; the final score counts the

@@ -188,62 +188,9 @@ fn build(a: BuildArgs) -> anyhow::Result<i32> {
 }
 
 fn learn(a: LearnArgs) -> anyhow::Result<i32> {
-    // A book file that is there is read (and checked) before anything else.
-    let existing = if a.book.exists() {
-        anyhow::ensure!(
-            !a.book_new,
-            "--book-new: {} exists already (it would be overwritten)",
-            a.book.display()
-        );
-        Some(file::load(&a.book)?)
-    } else {
-        None
-    };
-    let mut games = Vec::new();
-    for path in &a.games {
-        if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
-        {
-            let data =
-                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-            let file = parse_wtb(&data).with_context(|| format!("in {}", path.display()))?;
-            for (i, g) in file.games.iter().enumerate() {
-                let game = g
-                    .to_game()
-                    .map_err(|e| e.in_game(i + 1))
-                    .with_context(|| format!("in {}", path.display()))?;
-                games.push(game);
-            }
-            continue;
-        }
-        let text = if path.as_os_str() == "-" {
-            std::io::read_to_string(std::io::stdin()).context("cannot read stdin")?
-        } else {
-            read_file(path)?
-        };
-        for (n, line) in position_lines(&text) {
-            let game =
-                read_position(line).with_context(|| format!("{} line {n}", path.display()))?;
-            games.push(game);
-        }
-    }
-    if games.is_empty() {
-        anyhow::bail!("no games to learn in {}", display_inputs(&a.games));
-    }
-    let book = match existing {
-        Some(book) => book,
-        None if a.book_new => Book::new(),
-        None => {
-            let book = Book::shipped();
-            eprintln!(
-                "{}: no book there yet; starting from the shipped book ({})",
-                a.book.display(),
-                plural(book.len(), "position")
-            );
-            book
-        }
-    };
+    let existing = existing_book(&a)?;
+    let games = read_learn_games(&a.games)?;
+    let book = starting_book(&a, existing);
     let every = save_interval(a.save_every)?;
     let engine = a.engine.engine()?;
     let mut builder = Builder::new(&engine, book, a.depth);
@@ -345,6 +292,38 @@ fn display_inputs(paths: &[std::path::PathBuf]) -> String {
 
 /// The games of `book learn`'s inputs: WTHOR files (`.wtb`), or text with one game per line
 /// (`-`: stdin).
+/// The book at `--book`, read and checked, when there is one (before anything else, so that
+/// a damaged book is named first); refused with `--book-new`.
+fn existing_book(a: &LearnArgs) -> anyhow::Result<Option<Book>> {
+    if !a.book.exists() {
+        return Ok(None);
+    }
+    anyhow::ensure!(
+        !a.book_new,
+        "--book-new: {} exists already (it would be overwritten)",
+        a.book.display()
+    );
+    Ok(Some(file::load(&a.book)?))
+}
+
+/// The book a learn starts from: the one there, else an empty one with `--book-new`, else
+/// the shipped one (and a line on stderr says so).
+fn starting_book(a: &LearnArgs, existing: Option<Book>) -> Book {
+    match existing {
+        Some(book) => book,
+        None if a.book_new => Book::new(),
+        None => {
+            let book = Book::shipped();
+            eprintln!(
+                "{}: no book there yet; starting from the shipped book ({})",
+                a.book.display(),
+                plural(book.len(), "position")
+            );
+            book
+        }
+    }
+}
+
 fn read_learn_games(paths: &[PathBuf]) -> anyhow::Result<Vec<Game>> {
     let mut games = Vec::new();
     for path in paths {
@@ -386,12 +365,9 @@ fn read_learn_games(paths: &[PathBuf]) -> anyhow::Result<Vec<Game>> {
 /// shard 0) is the planned book itself; item `i` is the entry of the plan's position `i - 1`.
 fn learn_shard(a: LearnArgs) -> anyhow::Result<i32> {
     let shard = a.shard.shard.unwrap_or(shard::Shard::WHOLE);
-    let book = if a.book.exists() {
-        file::load(&a.book)?
-    } else {
-        Book::new()
-    };
+    let existing = existing_book(&a)?;
     let games = read_learn_games(&a.games)?;
+    let book = starting_book(&a, existing);
     let walks: Vec<_> = games.iter().map(|g| (g.start().board, g.moves())).collect();
     let plan = LearnPlan::new(&book, &walks, a.plies);
     let planned = file::write(&plan.book);

@@ -9,7 +9,7 @@ use crate::board::{Color, Move};
 use crate::game::Game;
 use crate::notation::{board_string, move_list, transcript};
 use crate::search::{Engine, Info, Limits, Solve};
-use crate::shard::{self, RunId, Shard, ShardFile, Step};
+use crate::shard::{self, Shard, Step};
 use anyhow::Context;
 use clap::Args as ClapArgs;
 use serde_json::json;
@@ -241,50 +241,29 @@ fn run_shard(
     shard: Shard,
 ) -> anyhow::Result<i32> {
     let total = games.len() as u64;
-    let pb = progress_bar(shard.len(total));
-    let mut items = Vec::new();
-    for i in shard.items(total) {
-        let g = &games[i as usize];
-        engine.clear_hash();
-        let (out, err) = if a.game {
-            let mut out = String::new();
-            let summary = review(engine, g, i as usize + 1, limits, a.json, &mut |s| {
-                out.push_str(s)
-            });
-            if a.json {
-                (out, summary + "\n")
+    let params = run_params(a, limits)?;
+    a.shard
+        .run_over_input(Step::Analyze, text, total, params, shard, |i| {
+            let g = &games[i];
+            engine.clear_hash();
+            let (out, err) = if a.game {
+                let mut out = String::new();
+                let summary = review(engine, g, i + 1, limits, a.json, &mut |s| out.push_str(s));
+                if a.json {
+                    (out, summary + "\n")
+                } else {
+                    (out + &summary + "\n", String::new())
+                }
             } else {
-                (out + &summary + "\n", String::new())
-            }
-        } else {
-            let pos = g.position();
-            let info = engine.search(pos.board, limits, &mut |_| {});
-            (render(&info, &board_string(&pos), a.json), String::new())
-        };
-        let mut bytes = (out.len() as u32).to_le_bytes().to_vec();
-        bytes.extend_from_slice(out.as_bytes());
-        bytes.extend_from_slice(err.as_bytes());
-        items.push((i, bytes));
-        pb.inc(1);
-    }
-    pb.finish_and_clear();
-    let file = ShardFile {
-        run: RunId {
-            step: Step::Analyze,
-            seed: shard::input_seed(text.as_bytes()),
-            total,
-            params: run_params(a, limits)?,
-        },
-        shard,
-        items,
-    };
-    let path = a.shard.write(&file)?;
-    eprintln!(
-        "{} of {} written to {}",
-        plural(file.items.len(), "position"),
-        games.len(),
-        path.display()
-    );
+                let pos = g.position();
+                let info = engine.search(pos.board, limits, &mut |_| {});
+                (render(&info, &board_string(&pos), a.json), String::new())
+            };
+            let mut bytes = (out.len() as u32).to_le_bytes().to_vec();
+            bytes.extend_from_slice(out.as_bytes());
+            bytes.extend_from_slice(err.as_bytes());
+            bytes
+        })?;
     Ok(0)
 }
 

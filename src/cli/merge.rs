@@ -29,6 +29,44 @@ impl ShardArgs {
         let dir = self.shard_dir.clone().unwrap_or_else(|| PathBuf::from("."));
         file.write_into(&dir)
     }
+
+    /// Runs `shard`'s part of a step over the `total` positions of an input (`text`, whose
+    /// sha256 names the run): `item(i)` gives position `i`'s bytes. Shows a progress bar,
+    /// writes the shard's file and says so on stderr.
+    pub fn run_over_input(
+        &self,
+        step: Step,
+        text: &str,
+        total: u64,
+        params: String,
+        shard: Shard,
+        mut item: impl FnMut(usize) -> Vec<u8>,
+    ) -> anyhow::Result<()> {
+        let pb = super::common::progress_bar(shard.len(total));
+        let mut items = Vec::new();
+        for i in shard.items(total) {
+            items.push((i, item(i as usize)));
+            pb.inc(1);
+        }
+        pb.finish_and_clear();
+        let file = ShardFile {
+            run: shard::RunId {
+                step,
+                seed: shard::input_seed(text.as_bytes()),
+                total,
+                params,
+            },
+            shard,
+            items,
+        };
+        let path = self.write(&file)?;
+        eprintln!(
+            "{} of {total} written to {}",
+            super::common::plural(file.items.len(), "position"),
+            path.display()
+        );
+        Ok(())
+    }
 }
 
 /// The identity of a set of weights in a shard's settings: the sha256 of all its values.

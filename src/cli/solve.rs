@@ -1,11 +1,11 @@
 //! `outflank solve`: exact (or win/loss/draw) solves of every position of an OBF file, with
 //! a comparison against the file's scores.
 
-use super::common::{EngineArgs, plural, progress_bar};
+use super::common::{EngineArgs, progress_bar};
 use super::merge::{MergeOutput, ShardArgs};
 use crate::notation::{ObfEntry, board_string, move_list, parse_obf};
 use crate::search::{Engine, Info, Limits, Solve};
-use crate::shard::{self, RunId, Shard, ShardFile, Step};
+use crate::shard::{self, Shard, Step};
 use anyhow::Context;
 use clap::Args as ClapArgs;
 use serde_json::json;
@@ -212,35 +212,15 @@ fn run_shard(
     shard: Shard,
 ) -> anyhow::Result<i32> {
     let total = entries.len() as u64;
-    let pb = progress_bar(shard.len(total));
-    let mut items = Vec::new();
-    for i in shard.items(total) {
-        let s = solve_entry(engine, &entries[i as usize], i as usize, a);
-        let mut bytes = vec![u8::from(s.ok)];
-        bytes.extend_from_slice(&s.nodes.to_le_bytes());
-        bytes.extend_from_slice(&s.secs.to_le_bytes());
-        bytes.extend_from_slice(s.line.as_bytes());
-        items.push((i, bytes));
-        pb.inc(1);
-    }
-    pb.finish_and_clear();
-    let file = ShardFile {
-        run: RunId {
-            step: Step::Solve,
-            seed: shard::input_seed(text.as_bytes()),
-            total,
-            params: run_params(a)?,
-        },
-        shard,
-        items,
-    };
-    let path = a.shard.write(&file)?;
-    eprintln!(
-        "{} of {} written to {}",
-        plural(file.items.len(), "position"),
-        entries.len(),
-        path.display()
-    );
+    a.shard
+        .run_over_input(Step::Solve, text, total, run_params(a)?, shard, |i| {
+            let s = solve_entry(engine, &entries[i], i, a);
+            let mut bytes = vec![u8::from(s.ok)];
+            bytes.extend_from_slice(&s.nodes.to_le_bytes());
+            bytes.extend_from_slice(&s.secs.to_le_bytes());
+            bytes.extend_from_slice(s.line.as_bytes());
+            bytes
+        })?;
     Ok(0)
 }
 

@@ -18,14 +18,16 @@ pub mod board;
 pub mod book;
 pub mod checksum;
 pub mod cli;
+pub mod controller;
 pub mod eval;
 pub mod game;
 pub mod notation;
 pub mod perft;
 pub mod protocol;
+pub mod rng;
 pub mod search;
 pub mod shard;
 pub mod train;
 
-pub use board::{Board, Color, Move, Position, Square};
+pub use board::{Board, ByColor, Color, Move, Position, Square};
 pub use game::Game;

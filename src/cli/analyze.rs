@@ -224,7 +224,7 @@ fn run_params(a: &Args, limits: &Limits) -> anyhow::Result<String> {
         u8::from(a.game),
         u8::from(a.json),
         a.engine.threads,
-        a.engine.hash_mb,
+        a.engine.hash_mb(),
         super::merge::engine_weights_id(&a.engine)?
     ))
 }

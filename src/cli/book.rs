@@ -404,7 +404,7 @@ fn learn_shard(a: LearnArgs) -> anyhow::Result<i32> {
                 a.plies,
                 a.depth,
                 a.engine.threads,
-                a.engine.hash_mb,
+                a.engine.hash_mb(),
                 super::merge::engine_weights_id(&a.engine)?
             ),
         },

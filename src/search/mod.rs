@@ -200,7 +200,7 @@ impl Default for EngineConfig {
     fn default() -> Self {
         EngineConfig {
             threads: 1,
-            hash_mb: 64,
+            hash_mb: DEFAULT_HASH_MB,
         }
     }
 }

@@ -6,8 +6,8 @@ use super::common::{
 };
 use super::merge::{MergeOutput, ShardArgs};
 use crate::board::Move;
-use crate::book::build::{BuildConfig, Builder, LearnPlan};
 use crate::book::{Book, Entry, file};
+use crate::book::{BuildConfig, Builder, LearnPlan};
 use crate::game::Game;
 use crate::notation::{move_list, parse_wtb};
 use crate::shard::{self, RunId, ShardFile, Step};

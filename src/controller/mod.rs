@@ -18,11 +18,10 @@ pub mod session;
 
 pub use clock::{GameClock, TimeControl};
 pub use options::Options;
-pub use session::{Event, Flow, Frontend, Input, Interrupt, Session, Worker, run};
+pub use session::{Event, Flow, Frontend, Input, Interrupt, Session, Worker, events, run};
 
 use crate::board::{Board, Color, Move, MoveError, Position, Square};
-use crate::book::BookMove;
-use crate::book::build::Builder;
+use crate::book::{BookMove, Builder};
 use crate::game::Game;
 use crate::rng::{Rng, random_seed};
 use crate::search::{Engine, EngineConfig, Info, Limits, single_reply};

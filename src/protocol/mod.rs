@@ -102,7 +102,7 @@ where
     R: Read + Send + 'static,
     W: Write,
 {
-    let (tx, rx) = crate::controller::session::events();
+    let (tx, rx) = crate::controller::events();
     spawn_reader(input, tx.clone());
     crate::controller::run(frontend, (tx, rx), output, config)
 }

@@ -53,6 +53,18 @@ pub enum Event {
         /// Its result.
         info: Info,
     },
+    /// A line (or the end) from another source than the front-end's input: a server
+    /// connection, numbered so that a front-end can tell a new connection from an old one.
+    /// Handled when it arrives, even while a search runs.
+    Remote {
+        /// The connection it comes from.
+        source: u64,
+        /// What came.
+        input: Input,
+    },
+    /// A timer's tick, for a front-end with things to do at times (keep-alives,
+    /// reconnections). Handled when it arrives.
+    Tick,
 }
 
 /// A job for the worker thread.
@@ -272,6 +284,15 @@ pub trait Frontend {
     fn idle(&mut self, _session: &mut Session) -> io::Result<Flow> {
         Ok(Flow::Continue)
     }
+    /// A line from a connection of the front-end's ([`Event::Remote`]), handled when it
+    /// arrives, even while a search runs.
+    fn remote(&mut self, _source: u64, _input: Input, _session: &mut Session) -> io::Result<Flow> {
+        Ok(Flow::Continue)
+    }
+    /// A timer's tick ([`Event::Tick`]).
+    fn tick(&mut self, _session: &mut Session) -> io::Result<Flow> {
+        Ok(Flow::Continue)
+    }
 }
 
 /// A channel of [`Event`]s: the sender goes to the threads that feed the driver (input
@@ -360,6 +381,16 @@ fn drive<F: Frontend>(
                     if frontend.done(info, session)? == Flow::Quit {
                         return Ok(());
                     }
+                }
+            }
+            Event::Remote { source, input } => {
+                if frontend.remote(source, input, session)? == Flow::Quit {
+                    return Ok(());
+                }
+            }
+            Event::Tick => {
+                if frontend.tick(session)? == Flow::Quit {
+                    return Ok(());
                 }
             }
         }

@@ -32,18 +32,29 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Reads `input` line by line on a new thread and sends each line, then [`Input::Eof`], to
 /// `events`. The thread ends at EOF, on a read error, or when nobody listens any more.
 pub fn spawn_reader<R: Read + Send + 'static>(input: R, events: Sender<Event>) {
+    spawn_reader_as(input, events, "outflank-stdin", Event::Input);
+}
+
+/// Reads `input` line by line on a new thread named `name`, as [`spawn_reader`] does, and
+/// sends each line, then [`Input::Eof`], to `events` as `wrap` makes it an event (a server
+/// connection's lines: [`Event::Remote`]).
+pub fn spawn_reader_as<R, F>(input: R, events: Sender<Event>, name: &str, wrap: F)
+where
+    R: Read + Send + 'static,
+    F: Fn(Input) -> Event + Send + 'static,
+{
     thread::Builder::new()
-        .name("outflank-stdin".into())
-        .spawn(move || read_lines(input, &events))
+        .name(name.into())
+        .spawn(move || read_lines(input, &mut |i| events.send(wrap(i)).is_ok()))
         .expect("a reader thread");
 }
 
 /// The reader thread's loop (see [`spawn_reader`]).
-fn read_lines<R: Read>(input: R, events: &Sender<Event>) {
+fn read_lines<R: Read>(input: R, send_input: &mut dyn FnMut(Input) -> bool) {
     let mut reader = BufReader::with_capacity(64 * 1024, input);
     let mut line: Vec<u8> = Vec::new();
     let mut len = 0usize;
-    let send = |line: &mut Vec<u8>, len: &mut usize| -> bool {
+    let mut send = |line: &mut Vec<u8>, len: &mut usize| -> bool {
         let input = if *len > MAX_LINE {
             Input::TooLong { len: *len }
         } else {
@@ -54,7 +65,7 @@ fn read_lines<R: Read>(input: R, events: &Sender<Event>) {
         };
         line.clear();
         *len = 0;
-        events.send(Event::Input(input)).is_ok()
+        send_input(input)
     };
     loop {
         let buf = match reader.fill_buf() {
@@ -91,7 +102,7 @@ fn read_lines<R: Read>(input: R, events: &Sender<Event>) {
     if len > 0 && !send(&mut line, &mut len) {
         return;
     }
-    let _ = events.send(Event::Input(Input::Eof));
+    let _ = send_input(Input::Eof);
 }
 
 /// Runs a front-end on a line input (stdin) and an output (stdout): the input is read on
@@ -119,7 +130,7 @@ mod tests {
 
     fn lines(bytes: &[u8]) -> Vec<Input> {
         let (tx, rx) = channel();
-        read_lines(bytes, &tx);
+        read_lines(bytes, &mut |i| tx.send(Event::Input(i)).is_ok());
         drop(tx);
         rx.iter()
             .map(|e| match e {

@@ -19,6 +19,7 @@
 //! Front-ends parse a line into a command enum first and then dispatch on it; they contain
 //! no search code.
 
+pub mod ggs;
 pub mod gtp;
 pub mod nboard;
 pub mod terminal;

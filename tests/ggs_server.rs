@@ -8,7 +8,8 @@ mod ggs_util;
 
 use ggs_util::{BotPolicy, FakeGgs, Fault, Offer, ServerConfig, TestClock};
 use outflank::protocol::ggs::message::{
-    BoardMessage, Framer, GameId, GameResult, Message, ParseError, Rated, outgoing,
+    BoardMessage, Framer, GameId, GameResult, MatchInfo, Message, ParseError, Rated, Request,
+    ResultHow, outgoing,
 };
 use outflank::{Color, Move, Position};
 use std::collections::VecDeque;
@@ -158,13 +159,30 @@ fn server() -> FakeGgs {
     FakeGgs::start(ServerConfig::default())
 }
 
+/// A clock of a minute and 30 s of extension: no test game comes near it.
+fn minute() -> TestClock {
+    TestClock::secs(60.0, 0.0, 30.0)
+}
+
+/// Skips to the next request offered (`+`).
+fn expect_request(c: &mut Client) -> Request {
+    match c.expect(|m| matches!(m, Message::Request { added: true, .. })) {
+        Message::Request { request, .. } => request,
+        _ => unreachable!(),
+    }
+}
+
+/// Skips to the next match start.
+fn expect_match(c: &mut Client) -> MatchInfo {
+    match c.expect(|m| matches!(m, Message::MatchStart(_))) {
+        Message::MatchStart(info) => info,
+        _ => unreachable!(),
+    }
+}
+
 fn accept_offer(ggs: &FakeGgs, c: &mut Client, offer: Offer) -> GameId {
     let rid = ggs.offer(ME, offer).expect("logged in");
-    let Message::Request { request, .. } =
-        c.expect(|m| matches!(m, Message::Request { added: true, .. }))
-    else {
-        unreachable!()
-    };
+    let request = expect_request(c);
     assert_eq!(request.id.as_str(), rid);
     assert_eq!(request.challenger.name, "sparring");
     assert_eq!(
@@ -173,9 +191,7 @@ fn accept_offer(ggs: &FakeGgs, c: &mut Client, offer: Offer) -> GameId {
     );
     c.send(&outgoing::accept(&request.id));
     c.expect(|m| matches!(m, Message::Request { added: false, request: r } if r.id == request.id));
-    let Message::MatchStart(info) = c.expect(|m| matches!(m, Message::MatchStart(_))) else {
-        unreachable!()
-    };
+    let info = expect_match(c);
     assert!(info.has_player(ME));
     info.id
 }
@@ -194,7 +210,7 @@ fn check_replay(start: Position, moves: &[Move]) -> Position {
 fn a_whole_game_after_login_and_accept() {
     let ggs = server();
     let mut c = Client::login(ggs.port());
-    let mut offer = Offer::new("8", TestClock::secs(60.0, 0.0, 30.0));
+    let mut offer = Offer::new("8", minute());
     offer.client_color = Some(Color::White);
     let id = accept_offer(&ggs, &mut c, offer);
     let (result, boards) = c.play_out(&id);
@@ -218,7 +234,7 @@ fn a_whole_game_after_login_and_accept() {
         result,
         GameResult::Score {
             score: g.black_score as f64,
-            how: outflank::protocol::ggs::message::ResultHow::Normal
+            how: ResultHow::Normal
         }
     );
     // Every line the client sent is there, the password excepted.
@@ -243,11 +259,7 @@ fn a_synchro_match_with_a_random_start() {
         ..ServerConfig::default()
     });
     let mut c = Client::login(ggs.port());
-    let id = accept_offer(
-        &ggs,
-        &mut c,
-        Offer::new("s8r20", TestClock::secs(60.0, 0.0, 30.0)),
-    );
+    let id = accept_offer(&ggs, &mut c, Offer::new("s8r20", minute()));
     let (result, boards) = c.play_out(&id);
     let joins: Vec<&BoardMessage> = boards.iter().filter(|b| b.join).collect();
     assert_eq!(joins.len(), 2);
@@ -287,16 +299,10 @@ fn the_clients_own_ask_is_accepted_by_the_bot() {
     let t = "8w".parse().unwrap();
     let clock = "00:30//00:10".parse().unwrap();
     c.send(&outgoing::ask(&t, &clock, Some("sparring")));
-    let Message::Request { request, .. } =
-        c.expect(|m| matches!(m, Message::Request { added: true, .. }))
-    else {
-        unreachable!()
-    };
+    let request = expect_request(&mut c);
     assert_eq!(request.challenger.name, ME);
     assert_eq!(request.rated, Rated::Unrated);
-    let Message::MatchStart(info) = c.expect(|m| matches!(m, Message::MatchStart(_))) else {
-        unreachable!()
-    };
+    let info = expect_match(&mut c);
     assert_eq!(info.players[0].name, ME);
     let (_, boards) = c.play_out(&info.id);
     assert_eq!(boards[0].color_of(ME), Some(Color::White));
@@ -345,7 +351,7 @@ fn a_client_out_of_time_loses() {
     };
     assert_eq!(info.id, id);
     assert!(
-        matches!(result, GameResult::Score { score, how: outflank::protocol::ggs::message::ResultHow::Timeout } if score == 64.0),
+        matches!(result, GameResult::Score { score, how: ResultHow::Timeout } if score == 64.0),
         "{result:?}"
     );
     let g = &ggs.finished()[0];
@@ -360,7 +366,7 @@ fn illegal_moves_and_faults() {
         ..ServerConfig::default()
     });
     let mut c = Client::login(ggs.port());
-    let mut offer = Offer::new("8", TestClock::secs(60.0, 0.0, 30.0));
+    let mut offer = Offer::new("8", minute());
     offer.client_color = Some(Color::Black);
     let id = accept_offer(&ggs, &mut c, offer);
     let Message::Board(join) = c.expect(|m| matches!(m, Message::Board(_))) else {
@@ -414,17 +420,48 @@ fn illegal_moves_and_faults() {
 }
 
 #[test]
+fn the_client_passes_in_any_spelling() {
+    let ggs = server();
+    let mut c = Client::login(ggs.port());
+    // White a1 b1, black c1, black to move: black must pass, white then ends it with d1.
+    let sq = |s: &str| s.parse::<outflank::Square>().unwrap().bit();
+    let start = Position::from_colors(sq("c1"), sq("a1") | sq("b1"), Color::Black);
+    for pass in ["pa", "PA", "pass"] {
+        let mut offer = Offer::new("8", minute());
+        offer.client_color = Some(Color::Black);
+        offer.start = Some(start);
+        let id = accept_offer(&ggs, &mut c, offer);
+        let b = match c.expect(|m| matches!(m, Message::Board(_))) {
+            Message::Board(b) => b,
+            _ => unreachable!(),
+        };
+        assert_eq!(
+            (b.start, b.position.legal_moves()),
+            (Some(start), vec![Move::Pass])
+        );
+        c.send(&format!("tell /os play {id} {pass}"));
+        let Message::MatchEnd { result, .. } = c.expect(|m| matches!(m, Message::MatchEnd { .. }))
+        else {
+            unreachable!()
+        };
+        assert!(matches!(result, GameResult::Score { score, .. } if score == 64.0));
+    }
+    let games = ggs.finished();
+    assert_eq!(games.len(), 3);
+    for g in &games {
+        assert_eq!(g.moves, [Move::Pass, "d1".parse().unwrap()]);
+        assert_eq!((g.black_score, g.errors), (-64, 0));
+    }
+}
+
+#[test]
 fn a_dropped_connection_adjourns_and_the_game_resumes() {
     let ggs = FakeGgs::start(ServerConfig {
         bot_delay: Duration::from_millis(30),
         ..ServerConfig::default()
     });
     let mut c = Client::login(ggs.port());
-    let id = accept_offer(
-        &ggs,
-        &mut c,
-        Offer::new("s8", TestClock::secs(60.0, 0.0, 30.0)),
-    );
+    let id = accept_offer(&ggs, &mut c, Offer::new("s8", minute()));
     // A few moves in each game, then the server drops the client.
     let mut mine = 0;
     while mine < 6 {
@@ -460,15 +497,9 @@ fn a_dropped_connection_adjourns_and_the_game_resumes() {
     // Back again: ask for the stored match; the joins carry the moves so far.
     let mut c = Client::login(ggs.port());
     c.send(&outgoing::ask_stored(&id));
-    let Message::Request { request, .. } =
-        c.expect(|m| matches!(m, Message::Request { added: true, .. }))
-    else {
-        unreachable!()
-    };
+    let request = expect_request(&mut c);
     assert_eq!(request.rated, Rated::Stored);
-    let Message::MatchStart(info) = c.expect(|m| matches!(m, Message::MatchStart(_))) else {
-        unreachable!()
-    };
+    let info = expect_match(&mut c);
     let (_, boards) = c.play_out(&info.id);
     let joins: Vec<&BoardMessage> = boards.iter().filter(|b| b.join).collect();
     assert_eq!(joins.len(), 2);
@@ -493,11 +524,7 @@ fn the_server_offers_a_stored_game_at_login() {
         ..ServerConfig::default()
     });
     let mut c = Client::login(ggs.port());
-    let id = accept_offer(
-        &ggs,
-        &mut c,
-        Offer::new("8", TestClock::secs(60.0, 0.0, 30.0)),
-    );
+    let id = accept_offer(&ggs, &mut c, Offer::new("8", minute()));
     c.expect(|m| matches!(m, Message::Board(b) if !b.join));
     assert!(ggs.inject(ME, Fault::Disconnect));
     while c.next().is_some() {}
@@ -507,16 +534,10 @@ fn the_server_offers_a_stored_game_at_login() {
     c.send(ME);
     c.expect(|m| *m == Message::PasswordPrompt);
     c.send(PASSWORD);
-    let Message::Request { request, .. } =
-        c.expect(|m| matches!(m, Message::Request { added: true, .. }))
-    else {
-        unreachable!()
-    };
+    let request = expect_request(&mut c);
     assert_eq!(request.rated, Rated::Stored);
     c.send(&outgoing::accept(&request.id));
-    let Message::MatchStart(info) = c.expect(|m| matches!(m, Message::MatchStart(_))) else {
-        unreachable!()
-    };
+    let info = expect_match(&mut c);
     assert_ne!(info.id, id);
     c.play_out(&info.id);
     assert_eq!(ggs.finished().len(), 1);

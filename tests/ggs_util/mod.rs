@@ -201,6 +201,9 @@ pub struct Offer {
     /// The user's colour in a non-synchro game (else the bot, who asks, is black unless the
     /// type says `b`/`w`).
     pub client_color: Option<Color>,
+    /// The start position, instead of the usual one (or the type's random one): a position
+    /// near the end makes a short game, one where a side must pass tests passes.
+    pub start: Option<Position>,
 }
 
 impl Offer {
@@ -211,6 +214,7 @@ impl Offer {
             clock,
             rated: false,
             client_color: None,
+            start: None,
         }
     }
 }
@@ -362,6 +366,8 @@ struct Req {
     stored: Option<String>,
     /// Whether the challenger is black (the first game of a synchro match).
     challenger_black: bool,
+    /// A start position chosen by the test.
+    start: Option<Position>,
 }
 
 #[derive(Clone)]
@@ -737,12 +743,14 @@ impl State {
                 .collect()
         } else {
             let synchro = r.game_type.starts_with('s');
-            let start = match r.game_type.split_once('r') {
-                Some((_, n)) => {
-                    let n: u32 = n.trim_end_matches(['b', 'w']).parse().unwrap_or(4);
-                    self.random_start(n)
-                }
-                None => Position::start(),
+            let random = r
+                .game_type
+                .split_once('r')
+                .map(|(_, n)| n.trim_end_matches(['b', 'w']));
+            let start = match (r.start, random) {
+                (Some(p), _) => p,
+                (None, Some(n)) => self.random_start(n.parse().unwrap_or(4)),
+                (None, None) => Position::start(),
             };
             let first = if r.challenger_black {
                 [r.challenger.clone(), challengee.clone()]
@@ -980,6 +988,7 @@ impl State {
             rated: 'S',
             stored: Some(sid.to_string()),
             challenger_black: true,
+            start: None,
         };
         let id = self.new_id();
         let r = Req {
@@ -1018,6 +1027,7 @@ impl State {
                 rated: 'S',
                 stored: Some(sid.to_string()),
                 challenger_black: true,
+                start: None,
             }
         } else {
             let Some((ty, rest)) = args.split_first() else {
@@ -1056,6 +1066,7 @@ impl State {
                 rated: 'U',
                 stored: None,
                 challenger_black: !ty.ends_with('w'),
+                start: None,
             }
         };
         let line = self.request_line('+', &req);
@@ -1323,6 +1334,7 @@ impl FakeGgs {
             rated: if offer.rated { 'R' } else { 'U' },
             stored: None,
             challenger_black,
+            start: offer.start,
         };
         let line = s.request_line('+', &r);
         s.requests.push(r);

@@ -8,4 +8,6 @@
 //!   type syntaxes, and every line the client sends ([`message::outgoing`]). Pure functions:
 //!   no I/O, no threads.
 
+#![warn(missing_docs)]
+
 pub mod message;

@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod bench;
 pub mod book;
 pub mod common;
+pub mod ggs;
 pub mod gtp;
 pub mod matchcmd;
 pub mod merge;
@@ -47,6 +48,8 @@ pub enum Command {
     Gtp(gtp::Args),
     /// Speak the NBoard protocol (version 2) on stdin/stdout, for the NBoard GUI.
     Nboard(nboard::Args),
+    /// Play on GGS, the Generic Game Server (its Othello service /os), as a bot.
+    Ggs(ggs::Args),
     /// Play a game in the terminal: you against the engine (or two people, or the engine
     /// against itself).
     Play(play::Args),
@@ -71,6 +74,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Gtp(a) => gtp::run(a),
         Command::Nboard(a) => nboard::run(a),
         Command::Play(a) => play::run(a),
+        Command::Ggs(a) => ggs::run(a),
         Command::Train(a) => train::run(a),
         Command::Book(a) => book::run(a),
         Command::Merge(a) => merge::run(a),

@@ -100,6 +100,11 @@ impl GameClock {
         self.control.0.iter().all(Option::is_none)
     }
 
+    /// Sets `color`'s time control (none: untimed); its clock keeps what it shows.
+    pub fn set_control(&mut self, color: Color, control: Option<TimeControl>) {
+        self.control[color] = control;
+    }
+
     /// Sets what is left on `color`'s clock: `secs`, with `stones` moves to play in them
     /// (0: the main time, to last the game). A colour without a time control gets one, the
     /// time left taken as the whole game's.

@@ -7,7 +7,10 @@
 //!   verbose `join`/`update` boards with their clocks, errors, tells), the GGS clock and game
 //!   type syntaxes, and every line the client sends ([`message::outgoing`]). Pure functions:
 //!   no I/O, no threads.
+//! - [`client`]: the client that plays there (`outflank ggs`), a front-end on the game
+//!   controller like the others, whose commands come from the server.
 
 #![warn(missing_docs)]
 
+pub mod client;
 pub mod message;

@@ -1,0 +1,1005 @@
+//! The GGS client: a front-end whose commands come from the server. It logs in, sets its
+//! client options, accepts the match requests that fit its [`AcceptPolicy`] (or asks an
+//! opponent itself), plays every game it has at once, one search at a time, each game on
+//! a [`Controller`] of its own, keeps the connection alive, reconnects with backoff when it
+//! drops and resumes the games the server adjourned, and writes each finished game as GGF.
+//!
+//! The server is the authority on each game: the controller's game follows the boards the
+//! server sends (a board that the moves do not reach replaces the game), and a move is sent
+//! only for a position the server showed with the client to move.
+//!
+//! Clocks: a game's budget is the main time the server shows for the client, less a margin
+//! for the network ([`safe_time`]): GGS's main time is the one that decides (a player past
+//! it loses at best by the smallest margin), and the extension is kept as a reserve.
+//!
+//! stdout gets one line for each thing a person watching wants to know (logged in, a match
+//! starts, a game ends, the connection drops); `-v` logs every line exchanged to stderr,
+//! the password masked.
+
+use super::message::{
+    BoardMessage, Framer, GameId, GameResult, GameType, GgsClock, MatchInfo, Message, Rated,
+    Request, ResultHow, outgoing,
+};
+use crate::board::{Color, Position};
+use crate::controller::{
+    Answer, Choice, Controller, Event, Flow, Frontend, Input, Interrupt, Mover, Options, Session,
+    TimeControl,
+};
+use crate::game::Game;
+use crate::notation::GgfGame;
+use crate::search::Info;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::fmt;
+use std::io::{self, Write};
+use std::net::{Shutdown, TcpStream, ToSocketAddrs};
+use std::path::PathBuf;
+use std::sync::mpsc::Sender;
+use std::time::{Duration, Instant};
+
+/// A secret (the password): never shown by `Debug` or `Display`.
+#[derive(Clone)]
+pub struct Secret(String);
+
+impl Secret {
+    /// Wraps `s`.
+    pub fn new(s: String) -> Secret {
+        Secret(s)
+    }
+
+    fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<secret>")
+    }
+}
+
+/// Which match requests the client accepts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AcceptPolicy {
+    /// Rated requests.
+    pub rated: bool,
+    /// Unrated requests.
+    pub unrated: bool,
+    /// Synchro matches (two games at once).
+    pub synchro: bool,
+    /// Random starts (`r<n>`).
+    pub random: bool,
+    /// The fewest seconds of main time a side may have.
+    pub min_time: f64,
+    /// The most seconds of main time a side may have.
+    pub max_time: f64,
+}
+
+impl Default for AcceptPolicy {
+    fn default() -> Self {
+        AcceptPolicy {
+            rated: true,
+            unrated: true,
+            synchro: true,
+            random: true,
+            min_time: 1.0,
+            max_time: 24.0 * 3600.0,
+        }
+    }
+}
+
+impl AcceptPolicy {
+    /// Whether to accept `r` (the reason when not). A stored game to resume is accepted.
+    pub fn check(&self, r: &Request) -> Result<(), String> {
+        if r.rated == Rated::Stored {
+            return Ok(());
+        }
+        r.game_type.playable()?;
+        let t = &r.game_type;
+        if t.synchro && !self.synchro {
+            return Err("I do not play synchro matches".into());
+        }
+        if t.random_discs.is_some() && !self.random {
+            return Err("I do not play random starts".into());
+        }
+        match r.rated {
+            Rated::Rated if !self.rated => return Err("I play unrated games only".into()),
+            Rated::Unrated if !self.unrated => return Err("I play rated games only".into()),
+            _ => {}
+        }
+        let clocks = std::iter::once(&r.challenger_clock).chain(r.challengee_clock.as_ref());
+        for c in clocks {
+            let main = c.main + c.extension;
+            if main < self.min_time || main > self.max_time {
+                return Err(format!(
+                    "I play with {} to {} seconds on the clock, not {c}",
+                    self.min_time, self.max_time
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A match the client asks for after logging in (`--ask USER TYPE CLOCK`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ask {
+    /// Whom to ask (`None`: anyone).
+    pub user: Option<String>,
+    /// The match type.
+    pub game_type: GameType,
+    /// The clock for both sides.
+    pub clock: GgsClock,
+}
+
+/// How the client runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The server's host name.
+    pub host: String,
+    /// Its port.
+    pub port: u16,
+    /// The login.
+    pub user: String,
+    /// The password.
+    pub password: Secret,
+    /// Matches at once (`tell /os open N`).
+    pub open: u32,
+    /// The requests it accepts.
+    pub accept: AcceptPolicy,
+    /// A match to ask for, after each login and after each match ends.
+    pub ask: Option<Ask>,
+    /// Log out after this many matches have ended.
+    pub matches: Option<usize>,
+    /// Append each finished game to this file, one GGF game a line.
+    pub games: Option<PathBuf>,
+    /// The engine options.
+    pub options: Options,
+    /// The longest wait between two reconnection attempts.
+    pub max_backoff: Duration,
+    /// Give up after this many failed reconnections in a row (`None`: never).
+    pub retries: Option<u32>,
+    /// Send a keep-alive when nothing was sent for this long (GGS drops silent clients).
+    pub keep_alive: Duration,
+}
+
+/// The first wait before reconnecting; it doubles after each failure.
+const FIRST_BACKOFF: Duration = Duration::from_secs(1);
+
+/// The time of a connection attempt.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A move whose sending fails this many times in one game stops the client playing it.
+const MAX_ERRORS: u32 = 3;
+
+/// The part of `main` seconds left on a GGS clock that a move may plan with: the network
+/// and the server's own timing take a margin (a quarter of a second and 5%, at least); past
+/// the main time, the extension is planned with in the same way.
+pub fn safe_time(clock: &GgsClock) -> f64 {
+    let left = if clock.main > 0.0 {
+        clock.main
+    } else {
+        clock.main + clock.extension
+    };
+    let margin = 0.25 + 0.05 * left.max(0.0);
+    (left - margin).max(0.01)
+}
+
+/// Where the login stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Login {
+    /// Waiting for the login prompt.
+    Prompt,
+    /// The name is sent; waiting for the password prompt.
+    Name,
+    /// The password is sent: `READY` means in, a `:` line means refused.
+    Password,
+    /// Logged in.
+    In,
+}
+
+/// One game the client plays.
+struct GameState {
+    ctl: Controller,
+    me: Color,
+    /// The players' names and ratings, Black first.
+    names: [String; 2],
+    ratings: [f64; 2],
+    game_type: GameType,
+    /// The clock the match started with, for the GGF.
+    start_clock: Option<GgsClock>,
+    /// Each move's eval and time, as the boards reported them, by ply.
+    notes: BTreeMap<usize, (Option<f64>, Option<f64>)>,
+    /// The client's turn began (the board showing it arrived) at this time.
+    turn: Option<Instant>,
+    /// A move was sent for this position: no other until the server answers.
+    sent_for: Option<Position>,
+    errors: u32,
+}
+
+/// The GGS client (a [`Frontend`] driven by [`crate::controller::run`]).
+pub struct Ggs {
+    config: Config,
+    events: Sender<Event>,
+    stream: Option<TcpStream>,
+    source: u64,
+    login: Login,
+    framer: Framer,
+    /// The matches the client plays.
+    matches: BTreeSet<GameId>,
+    games: BTreeMap<GameId, GameState>,
+    /// Games waiting for a search, in order.
+    waiting: VecDeque<GameId>,
+    /// The game whose move is being searched.
+    searching: Option<GameId>,
+    /// Requests accepted whose match has not started yet.
+    accepted: BTreeSet<GameId>,
+    /// Matches adjourned by a dropped connection, to resume.
+    adjourned: BTreeSet<GameId>,
+    last_sent: Instant,
+    reconnect_at: Option<Instant>,
+    backoff: Duration,
+    failures: u32,
+    ended: usize,
+    quitting: bool,
+}
+
+impl Ggs {
+    /// A client with `config`; `events` is the channel its connection's lines go to.
+    pub fn new(config: Config, events: Sender<Event>) -> Ggs {
+        Ggs {
+            config,
+            events,
+            stream: None,
+            source: 0,
+            login: Login::Prompt,
+            framer: Framer::new(),
+            matches: BTreeSet::new(),
+            games: BTreeMap::new(),
+            waiting: VecDeque::new(),
+            searching: None,
+            accepted: BTreeSet::new(),
+            adjourned: BTreeSet::new(),
+            last_sent: Instant::now(),
+            reconnect_at: None,
+            backoff: FIRST_BACKOFF,
+            failures: 0,
+            ended: 0,
+            quitting: false,
+        }
+    }
+
+    /// Opens a connection and starts reading it.
+    fn connect(&mut self) -> io::Result<()> {
+        let addr = (self.config.host.as_str(), self.config.port)
+            .to_socket_addrs()?
+            .next()
+            .ok_or_else(|| io::Error::other(format!("no address for {}", self.config.host)))?;
+        let stream = TcpStream::connect_timeout(&addr, CONNECT_TIMEOUT)?;
+        stream.set_nodelay(true)?;
+        let reader = stream.try_clone()?;
+        self.source += 1;
+        let source = self.source;
+        super::super::spawn_reader_as(reader, self.events.clone(), "outflank-ggs", move |input| {
+            Event::Remote { source, input }
+        });
+        log::info!("GGS: connected to {addr}");
+        self.stream = Some(stream);
+        self.login = Login::Prompt;
+        self.framer = Framer::new();
+        self.last_sent = Instant::now();
+        Ok(())
+    }
+
+    /// Sends one line (its newline in the same write); logged unless `secret`.
+    fn send_line(&mut self, line: &str, secret: bool) {
+        let Some(stream) = &mut self.stream else {
+            return;
+        };
+        if secret {
+            log::info!("GGS > <password>");
+        } else {
+            log::info!("GGS > {line}");
+        }
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        if let Err(e) = stream.write_all(&bytes) {
+            log::warn!("GGS: sending failed: {e}");
+            // The reader sees the end of the connection and reconnects.
+            let _ = stream.shutdown(Shutdown::Both);
+        }
+        self.last_sent = Instant::now();
+    }
+
+    fn send(&mut self, line: &str) {
+        self.send_line(line, false);
+    }
+
+    /// A line for the person watching.
+    fn say(&self, session: &mut Session, text: &str) -> io::Result<()> {
+        session.line(text)
+    }
+
+    /// Matches playing or accepted, against `open`.
+    fn busy_matches(&self) -> usize {
+        self.matches.len() + self.accepted.len()
+    }
+
+    fn done_playing(&self) -> bool {
+        self.config.matches.is_some_and(|n| self.ended >= n)
+    }
+
+    /// Logged in and /os up: set the service up, resume adjourned games, ask for a match.
+    fn service_up(&mut self) {
+        for line in outgoing::service_setup(self.config.open) {
+            self.send(&line);
+        }
+        let adjourned: Vec<GameId> = self.adjourned.iter().cloned().collect();
+        for id in adjourned {
+            self.send(&outgoing::ask_stored(&id));
+        }
+        self.ask();
+    }
+
+    /// Asks for the configured match, when there is room and matches to play.
+    fn ask(&mut self) {
+        let Some(ask) = self.config.ask.clone() else {
+            return;
+        };
+        let remaining = self
+            .config
+            .matches
+            .map_or(usize::MAX, |n| n.saturating_sub(self.ended));
+        if self.login == Login::In
+            && self.busy_matches() < self.config.open as usize
+            && self.busy_matches() < remaining
+            && self.adjourned.is_empty()
+        {
+            self.send(&outgoing::ask(
+                &ask.game_type,
+                &ask.clock,
+                ask.user.as_deref(),
+            ));
+        }
+    }
+
+    /// A raw line while the password's answer is awaited: `READY` is in, `:` is refused.
+    fn password_answer(&mut self, line: &str, session: &mut Session) -> io::Result<bool> {
+        let t = line.trim_matches(|c: char| c.is_whitespace() || c == '\x07');
+        if t == "READY" {
+            self.login = Login::In;
+            self.failures = 0;
+            self.backoff = FIRST_BACKOFF;
+            log::info!("GGS: logged in as {}", self.config.user);
+            self.say(session, &format!("logged in as {}", self.config.user))?;
+            for line in outgoing::setup() {
+                self.send(&line);
+            }
+            return Ok(true);
+        }
+        if let Some(why) = t.strip_prefix(':') {
+            return Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                format!(
+                    "GGS refused the login of {}: {}",
+                    self.config.user,
+                    why.trim()
+                ),
+            ));
+        }
+        Ok(false)
+    }
+
+    /// One message from the server.
+    fn message(&mut self, msg: Message, session: &mut Session) -> io::Result<Flow> {
+        match msg {
+            Message::LoginPrompt => {
+                if self.login == Login::Prompt || self.login == Login::Name {
+                    let name = outgoing::login(&self.config.user);
+                    self.send(&name);
+                    self.login = Login::Name;
+                }
+            }
+            Message::PasswordPrompt => {
+                if self.login == Login::Name {
+                    let pw = outgoing::password(self.config.password.expose());
+                    self.send_line(&pw, true);
+                    self.login = Login::Password;
+                }
+            }
+            Message::ServiceUp => self.service_up(),
+            Message::ServiceDown => log::warn!("GGS: the Othello service is down"),
+            Message::Request { added, request } => self.request(added, &request),
+            Message::MatchStart(info) => {
+                if info.has_player(&self.config.user) {
+                    self.accepted.clear();
+                    self.adjourned.remove(&info.id);
+                    let other = info
+                        .players
+                        .iter()
+                        .find(|p| p.name != self.config.user)
+                        .map_or("?", |p| p.name.as_str());
+                    self.say(
+                        session,
+                        &format!("match {} against {other} ({})", info.id, info.game_type),
+                    )?;
+                    self.matches.insert(info.id.clone());
+                }
+            }
+            Message::Board(b) => self.board(*b, session)?,
+            Message::GameEnd { id, result, .. } => self.game_over(&id, &result, session)?,
+            Message::MatchEnd { info, result } => {
+                if self.matches.contains(&info.id) {
+                    return self.match_over(&info, &result, session);
+                }
+            }
+            Message::GameError { id, text } => self.game_error(id, &text),
+            Message::Timeout { id, name, fatal } => {
+                let level = if name == self.config.user {
+                    log::Level::Error
+                } else {
+                    log::Level::Info
+                };
+                log::log!(level, "GGS: {name} out of time in {id} (fatal: {fatal})");
+            }
+            Message::Error(text) => log::warn!("GGS error: {text}"),
+            Message::Server(text) => log::info!("GGS: {text}"),
+            Message::Tell { from, text } => log::info!("GGS: {from} tells: {text}"),
+            Message::RatingUpdate { id, lines } => {
+                log::info!("GGS: rating update {id}: {}", lines.join("; "))
+            }
+            Message::Other(text) => log::debug!("GGS: {text}"),
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// A request offered or withdrawn.
+    fn request(&mut self, added: bool, r: &Request) {
+        if !added {
+            self.accepted.remove(&r.id);
+            return;
+        }
+        let me = &self.config.user;
+        let for_me = r.challengee.as_ref().is_some_and(|p| &p.name == me);
+        if r.challenger.name == *me || !for_me {
+            return;
+        }
+        let verdict = if self.done_playing() {
+            Err("I am logging off".to_string())
+        } else if r.rated != Rated::Stored && self.busy_matches() >= self.config.open as usize {
+            Err(format!(
+                "I play {} match{} at a time",
+                self.config.open,
+                if self.config.open == 1 { "" } else { "es" }
+            ))
+        } else {
+            self.config.accept.check(r)
+        };
+        match verdict {
+            Ok(()) => {
+                log::info!("GGS: accepting {} from {}", r.id, r.challenger.name);
+                self.accepted.insert(r.id.clone());
+                self.send(&outgoing::accept(&r.id));
+            }
+            Err(why) => {
+                log::info!("GGS: declining {} from {}: {why}", r.id, r.challenger.name);
+                self.send(&outgoing::tell(&r.challenger.name, &why));
+                self.send(&outgoing::decline(&r.id));
+            }
+        }
+    }
+
+    /// A `join` or an `update`.
+    fn board(&mut self, b: BoardMessage, session: &mut Session) -> io::Result<()> {
+        let Some(me) = b.color_of(&self.config.user) else {
+            log::debug!("GGS: board of {}, which the client does not play", b.id);
+            return Ok(());
+        };
+        if !self.games.contains_key(&b.id) {
+            if !b.join {
+                log::warn!(
+                    "GGS: an update for {}, a game the client does not follow",
+                    b.id
+                );
+                return Ok(());
+            }
+            if !self.matches.contains(&b.id.match_id()) {
+                log::warn!("GGS: a join for {}, whose match did not start", b.id);
+                return Ok(());
+            }
+            let black = b.player(Color::Black);
+            let white = b.player(Color::White);
+            let state = GameState {
+                ctl: Controller::new(self.config.options.clone()),
+                me,
+                names: [black.name.clone(), white.name.clone()],
+                ratings: [black.rating, white.rating],
+                game_type: b.game_type.clone(),
+                start_clock: Some(b.player(me).clock.clone()),
+                notes: BTreeMap::new(),
+                turn: None,
+                sent_for: None,
+                errors: 0,
+            };
+            self.games.insert(b.id.clone(), state);
+        }
+        let g = self.games.get_mut(&b.id).expect("inserted");
+        sync_game(g, &b);
+        // The clock for the time manager: what the server shows, less a margin.
+        let clock = &b.player(me).clock;
+        g.ctl.clock_mut().set_control(
+            me,
+            Some(TimeControl {
+                main: clock.main.max(0.0),
+                increment: clock.increment,
+                ..TimeControl::default()
+            }),
+        );
+        g.ctl.clock_mut().set_left(me, safe_time(clock), 0);
+        let pos = g.ctl.position();
+        if pos.board.is_game_over() || pos.to_move != me {
+            g.turn = None;
+            return Ok(());
+        }
+        if g.sent_for == Some(pos) {
+            return Ok(());
+        }
+        g.turn = Some(Instant::now());
+        if !self.waiting.contains(&b.id) && self.searching.as_ref() != Some(&b.id) {
+            self.waiting.push_back(b.id);
+        }
+        self.next_search(session)
+    }
+
+    /// Starts the next waiting game's move when no search runs.
+    fn next_search(&mut self, session: &mut Session) -> io::Result<()> {
+        while self.searching.is_none() && !session.busy() {
+            let Some(id) = self.waiting.pop_front() else {
+                return Ok(());
+            };
+            let Some(g) = self.games.get_mut(&id) else {
+                continue;
+            };
+            let Some(turn) = g.turn else { continue };
+            // Time spent waiting for the other game's search counts.
+            let me = g.me;
+            if let Some(left) = g.ctl.clock().left(me) {
+                let left = (left - turn.elapsed().as_secs_f64()).max(0.01);
+                g.ctl.clock_mut().set_left(me, left, 0);
+            }
+            match g.ctl.choose(me, session) {
+                Ok(Answer::Now(choice)) => self.send_move(&id, &choice),
+                Ok(Answer::Searching) => self.searching = Some(id),
+                Err(e) => log::debug!("GGS: no move to make in {id}: {e:?}"),
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends `choice` as the move of game `id`.
+    fn send_move(&mut self, id: &GameId, choice: &Choice) {
+        let Some(g) = self.games.get_mut(id) else {
+            return;
+        };
+        let spent = g.turn.map_or(choice.elapsed, |t| t.elapsed());
+        g.sent_for = Some(g.ctl.position());
+        let line = outgoing::play(
+            id,
+            choice.mv,
+            choice.score.map(f64::from),
+            spent.as_secs_f64(),
+        );
+        log::info!(
+            "GGS: {id}: {} ({:?}) in {:.2} s",
+            choice.mv,
+            choice.score,
+            spent.as_secs_f64()
+        );
+        self.send(&line);
+    }
+
+    /// `/os: error`: a move refused (or another error of a game).
+    fn game_error(&mut self, id: Option<GameId>, text: &str) {
+        log::warn!(
+            "GGS error in {}: {text}",
+            id.as_ref().map_or("?", |i| i.as_str())
+        );
+        let Some(id) = id else { return };
+        let Some(g) = self.games.get_mut(&id) else {
+            return;
+        };
+        g.errors += 1;
+        g.sent_for = None;
+        if g.errors >= MAX_ERRORS {
+            log::error!("GGS: {id}: {MAX_ERRORS} moves refused; no more moves in this game");
+            g.turn = None;
+        } else if g.turn.is_some() && !self.waiting.contains(&id) {
+            self.waiting.push_back(id);
+        }
+    }
+
+    /// A game ended (`/os: end`, or the end of a one-game match).
+    fn game_over(
+        &mut self,
+        id: &GameId,
+        result: &GameResult,
+        session: &mut Session,
+    ) -> io::Result<()> {
+        let Some(g) = self.games.remove(id) else {
+            return Ok(());
+        };
+        self.waiting.retain(|w| w != id);
+        if self.searching.as_ref() == Some(id) {
+            // Its answer is of no use now.
+            self.searching = None;
+            session.stop();
+        }
+        let pos = g.ctl.position();
+        let (me, other) = (g.me, g.me.opposite());
+        let how = if pos.board.is_game_over() {
+            let mine = pos.black_final_score() * if me == Color::Black { 1 } else { -1 };
+            match mine.signum() {
+                1 => format!("won by {mine}"),
+                0 => "a draw".to_string(),
+                _ => format!("lost by {}", -mine),
+            }
+        } else {
+            format!("not played out, {}", result_text(result))
+        };
+        self.say(
+            session,
+            &format!(
+                "game {id} over: {} ({me}) against {} ({other}): {how}",
+                self.config.user,
+                g.names[other.index()],
+            ),
+        )?;
+        if let Some(path) = &self.config.games {
+            let line = ggf_of(&g, result).to_ggf();
+            let write = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .and_then(|mut f| writeln!(f, "{line}"));
+            if let Err(e) = write {
+                log::error!("GGS: cannot write {}: {e}", path.display());
+            }
+        }
+        Ok(())
+    }
+
+    /// A match of the client's ended.
+    fn match_over(
+        &mut self,
+        info: &MatchInfo,
+        result: &GameResult,
+        session: &mut Session,
+    ) -> io::Result<Flow> {
+        let ids: Vec<GameId> = self
+            .games
+            .keys()
+            .filter(|g| g.match_id() == info.id)
+            .cloned()
+            .collect();
+        if let GameResult::Left(who) = result {
+            // Adjourned: the games are stored and resume later.
+            self.say(
+                session,
+                &format!("match {} adjourned ({who} left)", info.id),
+            )?;
+            for id in &ids {
+                self.forget(id, session);
+            }
+            self.matches.remove(&info.id);
+            if who == &self.config.user {
+                self.adjourned.insert(info.id.clone());
+            }
+            return Ok(Flow::Continue);
+        }
+        for id in &ids {
+            self.game_over(id, result, session)?;
+        }
+        self.matches.remove(&info.id);
+        self.ended += 1;
+        self.say(
+            session,
+            &format!("match {} over: {}", info.id, result_text(result)),
+        )?;
+        if self.done_playing() && self.matches.is_empty() {
+            return Ok(self.quit());
+        }
+        self.ask();
+        Ok(Flow::Continue)
+    }
+
+    /// Drops a game without a result.
+    fn forget(&mut self, id: &GameId, session: &mut Session) {
+        self.games.remove(id);
+        self.waiting.retain(|w| w != id);
+        if self.searching.as_ref() == Some(id) {
+            self.searching = None;
+            session.stop();
+        }
+    }
+
+    /// Logs out.
+    fn quit(&mut self) -> Flow {
+        self.quitting = true;
+        if self.stream.is_some() {
+            self.send(&outgoing::quit());
+            if let Some(s) = &self.stream {
+                let _ = s.shutdown(Shutdown::Write);
+            }
+        }
+        log::info!("GGS: logged out");
+        Flow::Quit
+    }
+
+    /// The connection is gone.
+    fn lost(&mut self, session: &mut Session) -> io::Result<Flow> {
+        self.stream = None;
+        if self.quitting {
+            return Ok(Flow::Quit);
+        }
+        if matches!(self.login, Login::Name | Login::Password) {
+            return Err(io::Error::new(
+                io::ErrorKind::ConnectionAborted,
+                "GGS closed the connection during the login",
+            ));
+        }
+        let playing: Vec<GameId> = self.matches.iter().cloned().collect();
+        self.adjourned.extend(playing);
+        let ids: Vec<GameId> = self.games.keys().cloned().collect();
+        for id in &ids {
+            self.forget(id, session);
+        }
+        self.matches.clear();
+        self.accepted.clear();
+        self.login = Login::Prompt;
+        self.reconnect_at = Some(Instant::now() + self.backoff);
+        self.say(
+            session,
+            &format!(
+                "connection lost; reconnecting in {} s",
+                self.backoff.as_secs()
+            ),
+        )?;
+        Ok(Flow::Continue)
+    }
+}
+
+/// Brings the controller's game to the server's board: the update's move played, or the
+/// join's game; a board the moves do not reach replaces the game.
+fn sync_game(g: &mut GameState, b: &BoardMessage) {
+    if b.join {
+        let game = b
+            .game()
+            .filter(|game| game.position() == b.position)
+            .unwrap_or_else(|| Game::new(b.position));
+        g.ctl.set_game(game);
+        for (ply, r) in b.moves.iter().enumerate() {
+            g.notes.insert(ply, (r.eval, r.seconds));
+        }
+        return;
+    }
+    if g.ctl.position() == b.position {
+        return;
+    }
+    if let Some(r) = &b.last_move {
+        let color = g.ctl.mover_of(r.mv);
+        let before = g.ctl.game().len();
+        if g.ctl.play_as(color, r.mv, Mover::Other).is_ok() && g.ctl.position() == b.position {
+            let ply = g.ctl.game().len() - 1;
+            debug_assert!(ply >= before);
+            g.notes.insert(ply, (r.eval, r.seconds));
+            return;
+        }
+    }
+    log::warn!(
+        "GGS: {}: the board differs from the game; taking the board",
+        b.id
+    );
+    g.ctl.set_game(Game::new(b.position));
+    g.notes.clear();
+}
+
+/// A result for people.
+fn result_text(r: &GameResult) -> String {
+    match r {
+        GameResult::Score { score, how } => {
+            let how = match how {
+                ResultHow::Normal => "",
+                ResultHow::Resigned => " (resigned)",
+                ResultHow::Timeout => " (on time)",
+                ResultHow::Left => " (left)",
+            };
+            format!("{score:+.2}{how}")
+        }
+        GameResult::Aborted => "aborted".into(),
+        GameResult::Left(who) => format!("{who} left"),
+        GameResult::Other(t) => t.clone(),
+    }
+}
+
+/// A finished game as GGF.
+fn ggf_of(g: &GameState, result: &GameResult) -> GgfGame {
+    let mut ggf = GgfGame::from_game(g.ctl.game());
+    for (ply, m) in ggf.moves.iter_mut().enumerate() {
+        if let Some(&(eval, time)) = g.notes.get(&ply) {
+            m.eval = eval;
+            m.time = time;
+        }
+    }
+    ggf.place = Some("GGS/os".into());
+    ggf.black = Some(g.names[0].clone());
+    ggf.white = Some(g.names[1].clone());
+    ggf.black_rating = Some(g.ratings[0]);
+    ggf.white_rating = Some(g.ratings[1]);
+    ggf.time = g.start_clock.as_ref().map(GgsClock::to_ggf);
+    ggf.game_type = g.game_type.to_string();
+    // A game played out has the board's result (Black's view); one that ended otherwise
+    // (time, resignation) has the server's words.
+    if !g.ctl.game().is_over() {
+        ggf.result = Some(result_text(result));
+    }
+    ggf
+}
+
+impl Frontend for Ggs {
+    fn start(&mut self, session: &mut Session) -> io::Result<Flow> {
+        let (host, port) = (self.config.host.clone(), self.config.port);
+        self.connect().map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("cannot connect to GGS at {host}:{port}: {e}"),
+            )
+        })?;
+        self.say(session, &format!("connected to {host}:{port}"))?;
+        Ok(Flow::Continue)
+    }
+
+    fn interrupts(&self, input: &Input) -> Interrupt {
+        match input {
+            Input::Line(l) if l.trim() == "quit" => Interrupt::Session,
+            _ => Interrupt::No,
+        }
+    }
+
+    fn input(&mut self, input: Input, session: &mut Session) -> io::Result<Flow> {
+        match input {
+            Input::Line(l) if l.trim() == "quit" => Ok(self.quit()),
+            Input::Line(l) if l.trim().is_empty() => Ok(Flow::Continue),
+            Input::Line(l) => {
+                self.say(
+                    session,
+                    &format!("unknown command {:?} (quit logs out)", l.trim()),
+                )?;
+                Ok(Flow::Continue)
+            }
+            // Run without a terminal (stdin closed): play on.
+            Input::Eof | Input::TooLong { .. } => Ok(Flow::Continue),
+        }
+    }
+
+    fn progress(&mut self, _info: &Info, _session: &mut Session) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn done(&mut self, info: Info, session: &mut Session) -> io::Result<Flow> {
+        if let Some(id) = self.searching.take()
+            && let Some(g) = self.games.get_mut(&id)
+            && let Some(choice) = g.ctl.searched(info)
+        {
+            self.send_move(&id, &choice);
+        }
+        self.next_search(session)?;
+        Ok(Flow::Continue)
+    }
+
+    fn remote(&mut self, source: u64, input: Input, session: &mut Session) -> io::Result<Flow> {
+        if source != self.source {
+            return Ok(Flow::Continue);
+        }
+        match input {
+            Input::Line(line) => {
+                log::info!("GGS < {line}");
+                if self.login == Login::Password {
+                    self.password_answer(&line, session)?;
+                    return Ok(Flow::Continue);
+                }
+                for raw in self.framer.push_line(&line) {
+                    let flow = match Message::parse(&raw) {
+                        Ok(msg) => self.message(msg, session)?,
+                        Err(e) => {
+                            let head: String = raw.header.chars().take(80).collect();
+                            log::warn!("GGS: unreadable message ({e}): {head:?}");
+                            Flow::Continue
+                        }
+                    };
+                    if flow == Flow::Quit {
+                        return Ok(Flow::Quit);
+                    }
+                }
+                Ok(Flow::Continue)
+            }
+            Input::TooLong { len } => {
+                self.framer.push_too_long(len);
+                Ok(Flow::Continue)
+            }
+            Input::Eof => {
+                if let Some(raw) = self.framer.flush()
+                    && let Ok(msg) = Message::parse(&raw)
+                    && self.message(msg, session)? == Flow::Quit
+                {
+                    return Ok(Flow::Quit);
+                }
+                self.lost(session)
+            }
+        }
+    }
+
+    fn tick(&mut self, session: &mut Session) -> io::Result<Flow> {
+        if self.stream.is_some() {
+            if self.login == Login::In && self.last_sent.elapsed() >= self.config.keep_alive {
+                self.send(&outgoing::keep_alive());
+            }
+            return Ok(Flow::Continue);
+        }
+        let Some(at) = self.reconnect_at else {
+            return Ok(Flow::Continue);
+        };
+        if Instant::now() < at {
+            return Ok(Flow::Continue);
+        }
+        match self.connect() {
+            Ok(()) => {
+                self.reconnect_at = None;
+                self.say(session, "reconnected")?;
+            }
+            Err(e) => {
+                self.failures += 1;
+                if self.config.retries.is_some_and(|n| self.failures > n) {
+                    return Err(io::Error::new(
+                        e.kind(),
+                        format!(
+                            "GGS: gave up reconnecting after {} tries: {e}",
+                            self.failures
+                        ),
+                    ));
+                }
+                self.backoff = (self.backoff * 2).min(self.config.max_backoff);
+                log::warn!(
+                    "GGS: reconnecting failed ({e}); next try in {} s",
+                    self.backoff.as_secs()
+                );
+                self.reconnect_at = Some(Instant::now() + self.backoff);
+            }
+        }
+        Ok(Flow::Continue)
+    }
+}
+
+/// Runs the client until it logs out (`quit` on stdin, Ctrl-C, `--matches` played) or
+/// fails (a refused login, a server that cannot be reached, reconnections given up).
+pub fn run(config: Config) -> io::Result<()> {
+    let engine_config = config.options.engine_config();
+    let (tx, rx) = crate::controller::events();
+    super::super::spawn_reader(io::stdin(), tx.clone());
+    // Ctrl-C: log out as `quit` does.
+    let ctrl_c = tx.clone();
+    if let Err(e) = ctrlc::set_handler(move || {
+        let _ = ctrl_c.send(Event::Input(Input::Line("quit".into())));
+    }) {
+        log::warn!("Ctrl-C will not log out cleanly: {e}");
+    }
+    let ticks = tx.clone();
+    std::thread::Builder::new()
+        .name("outflank-ggs-ticks".into())
+        .spawn(move || {
+            while ticks.send(Event::Tick).is_ok() {
+                std::thread::sleep(Duration::from_millis(250));
+            }
+        })?;
+    let mut client = Ggs::new(config, tx.clone());
+    crate::controller::run(&mut client, (tx, rx), io::stdout(), engine_config)
+}

@@ -256,6 +256,7 @@ fn a_whole_game_after_login_and_accept() {
 fn a_synchro_match_with_a_random_start() {
     let ggs = FakeGgs::start(ServerConfig {
         bot: BotPolicy::Random(7),
+        tight_names: true,
         ..ServerConfig::default()
     });
     let mut c = Client::login(ggs.port());
@@ -290,6 +291,7 @@ fn a_synchro_match_with_a_random_start() {
     );
     let log = ggs.snapshot().server_lines(ME);
     assert_eq!(log.iter().filter(|l| l.starts_with("/os: end ")).count(), 2);
+    assert!(log.iter().any(|l| l.starts_with("|sparring(")));
 }
 
 #[test]

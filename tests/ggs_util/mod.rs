@@ -167,6 +167,10 @@ pub struct ServerConfig {
     pub default_clock: TestClock,
     /// Seed for random starts (`r<n>` types).
     pub seed: u64,
+    /// Clock lines as `name(rating mark)` with no space when the name has 8 characters
+    /// (whether GGS does so is unconfirmed; by default one space is left, as in ggs.md's
+    /// sample `alice    (1720.0 *)`).
+    pub tight_names: bool,
 }
 
 impl Default for ServerConfig {
@@ -185,6 +189,7 @@ impl Default for ServerConfig {
             idle_timeout: None,
             default_clock: TestClock::secs(300.0, 0.0, 120.0),
             seed: 1,
+            tight_names: false,
         }
     }
 }
@@ -622,8 +627,9 @@ impl State {
         let mut lines = Vec::new();
         for name in order {
             let i = if g.players[0] == *name { 0 } else { 1 };
+            let gap = if self.config.tight_names { "" } else { " " };
             lines.push(format!(
-                "|{:<8} ({:.1} {}) {}",
+                "|{:<8}{gap}({:.1} {}) {}",
                 name,
                 self.rating(name),
                 mark(color_of(i)),
@@ -690,10 +696,11 @@ impl State {
         None
     }
 
-    /// A random start with `discs` discs.
+    /// A random start with `discs` discs (fewer if 1000 tries do not reach it).
     fn random_start(&mut self, discs: u32) -> Position {
         let discs = discs.clamp(4, 60);
-        loop {
+        let mut fallback = Position::start();
+        for _ in 0..1000 {
             let mut pos = Position::start();
             while (pos.black() | pos.white()).count_ones() < discs {
                 let moves = pos.legal_moves();
@@ -706,10 +713,14 @@ impl State {
                     Err(_) => break,
                 };
             }
-            if (pos.black() | pos.white()).count_ones() == discs && !pos.legal_moves().is_empty() {
-                return pos;
+            if !pos.legal_moves().is_empty() {
+                if (pos.black() | pos.white()).count_ones() == discs {
+                    return pos;
+                }
+                fallback = pos;
             }
         }
+        fallback
     }
 
     /// Starts the match a request asked for (the request is withdrawn first).

@@ -27,10 +27,11 @@ use crate::controller::{
 };
 use crate::game::Game;
 use crate::notation::GgfGame;
+use crate::protocol::MAX_LINE;
 use crate::search::Info;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpStream, ToSocketAddrs};
 use std::path::PathBuf;
 use std::sync::mpsc::Sender;
@@ -184,6 +185,73 @@ pub fn safe_time(clock: &GgsClock) -> f64 {
     (left - margin).max(0.01)
 }
 
+/// How long the server may be quiet before an unfinished line that is a login prompt is
+/// taken as a whole line (the prompts may come without a line end).
+const PROMPT_WAIT: Duration = Duration::from_millis(300);
+
+/// Reads the server's lines (`\n` ends a line, a `\r` before it is dropped) and hands
+/// each to `send`, then [`Input::Eof`]; a line over [`MAX_LINE`] bytes comes as
+/// [`Input::TooLong`]. When the server goes quiet after an unfinished line that is a login
+/// prompt, the prompt is handed over as it is. Ends at the end of the connection, on an
+/// error, or when `send` says nobody listens.
+fn read_server<R: Read>(mut stream: R, send: &mut dyn FnMut(Input) -> bool) {
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut line: Vec<u8> = Vec::new();
+    let mut len = 0usize;
+    let mut emit = |line: &mut Vec<u8>, len: &mut usize| -> bool {
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        let input = if *len > MAX_LINE + 1 {
+            Input::TooLong { len: *len }
+        } else {
+            Input::Line(String::from_utf8_lossy(line).into_owned())
+        };
+        line.clear();
+        *len = 0;
+        send(input)
+    };
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                for &b in &buf[..n] {
+                    if b == b'\n' {
+                        if !emit(&mut line, &mut len) {
+                            return;
+                        }
+                    } else {
+                        len += 1;
+                        if line.len() <= MAX_LINE {
+                            line.push(b);
+                        }
+                    }
+                }
+            }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                ) =>
+            {
+                let prompt = line.starts_with(b": Enter");
+                if prompt && len <= MAX_LINE && !emit(&mut line, &mut len) {
+                    return;
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                log::warn!("GGS: reading failed: {e}");
+                break;
+            }
+        }
+    }
+    if !line.is_empty() && !emit(&mut line, &mut len) {
+        return;
+    }
+    send(Input::Eof);
+}
+
 /// Where the login stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Login {
@@ -277,11 +345,17 @@ impl Ggs {
         let stream = TcpStream::connect_timeout(&addr, CONNECT_TIMEOUT)?;
         stream.set_nodelay(true)?;
         let reader = stream.try_clone()?;
+        reader.set_read_timeout(Some(PROMPT_WAIT))?;
         self.source += 1;
         let source = self.source;
-        super::super::spawn_reader_as(reader, self.events.clone(), "outflank-ggs", move |input| {
-            Event::Remote { source, input }
-        });
+        let events = self.events.clone();
+        std::thread::Builder::new()
+            .name("outflank-ggs".into())
+            .spawn(move || {
+                read_server(reader, &mut |input| {
+                    events.send(Event::Remote { source, input }).is_ok()
+                })
+            })?;
         log::info!("GGS: connected to {addr}");
         self.stream = Some(stream);
         self.login = Login::Prompt;
@@ -1002,4 +1076,84 @@ pub fn run(config: Config) -> io::Result<()> {
         })?;
     let mut client = Ggs::new(config, tx.clone());
     crate::controller::run(&mut client, (tx, rx), io::stdout(), engine_config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(bytes: &[u8]) -> Vec<Input> {
+        let mut got = Vec::new();
+        read_server(bytes, &mut |i| {
+            got.push(i);
+            true
+        });
+        got
+    }
+
+    #[test]
+    fn server_lines_are_split_capped_and_end() {
+        let line = |s: &str| Input::Line(s.to_string());
+        assert_eq!(
+            read(b"a\r\nb\n\xffc"),
+            vec![line("a"), line("b"), line("\u{fffd}c"), Input::Eof]
+        );
+        let mut long = vec![b'x'; MAX_LINE + 5];
+        long.extend_from_slice(b"\nnext\n");
+        let got = read(&long);
+        assert_eq!(got[0], Input::TooLong { len: MAX_LINE + 5 });
+        assert_eq!(got[1..], [line("next"), Input::Eof]);
+    }
+
+    /// A stream that gives its bytes, then times out (a server waiting) three times, then
+    /// ends; `timeouts` counts the time-outs so far.
+    struct Quiet(Vec<u8>, std::rc::Rc<std::cell::Cell<usize>>);
+
+    impl Read for Quiet {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                self.1.set(self.1.get() + 1);
+                return if self.1.get() > 3 {
+                    Ok(0)
+                } else {
+                    Err(io::ErrorKind::WouldBlock.into())
+                };
+            }
+            let n = self.0.len().min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0.drain(..n);
+            Ok(n)
+        }
+    }
+
+    /// What the reader hands over for `text`, each with the time-outs seen by then.
+    fn read_quiet(text: &[u8]) -> Vec<(Input, usize)> {
+        let timeouts = std::rc::Rc::new(std::cell::Cell::new(0));
+        let mut got = Vec::new();
+        read_server(Quiet(text.to_vec(), timeouts.clone()), &mut |i| {
+            got.push((i, timeouts.get()));
+            true
+        });
+        got
+    }
+
+    #[test]
+    fn a_prompt_without_a_line_end_comes_when_the_server_waits() {
+        let prompt = ": Enter login (yours, or one you'd like to use).";
+        let got = read_quiet(format!("Welcome\r\n{prompt}").as_bytes());
+        assert_eq!(
+            got,
+            vec![
+                (Input::Line("Welcome".into()), 0),
+                (Input::Line(prompt.into()), 1),
+                (Input::Eof, 4)
+            ]
+        );
+        // Other unfinished text waits for its line end (here, the end of the stream).
+        let got = read_quiet(b"partial");
+        assert_eq!(
+            got,
+            vec![(Input::Line("partial".into()), 4), (Input::Eof, 4)]
+        );
+    }
 }

@@ -111,6 +111,8 @@ pub enum Step {
     Probcut,
     /// `outflank book learn`: the leaf searches of the positions games bring into a book.
     BookLearn,
+    /// `outflank book build`: the leaf searches of one round of expansion of a book.
+    BookBuild,
     /// `outflank solve`: solves of an OBF file's positions.
     Solve,
     /// `outflank analyze`: the best moves of positions, one a line.
@@ -119,11 +121,12 @@ pub enum Step {
 
 impl Step {
     /// Every step, in a fixed order.
-    pub const ALL: [Step; 6] = [
+    pub const ALL: [Step; 7] = [
         Step::Selfplay,
         Step::Data,
         Step::Probcut,
         Step::BookLearn,
+        Step::BookBuild,
         Step::Solve,
         Step::Analyze,
     ];
@@ -135,6 +138,7 @@ impl Step {
             Step::Data => "data",
             Step::Probcut => "probcut",
             Step::BookLearn => "book-learn",
+            Step::BookBuild => "book-build",
             Step::Solve => "solve",
             Step::Analyze => "analyze",
         }

@@ -449,8 +449,9 @@ fn build_round(a: BuildArgs) -> anyhow::Result<i32> {
         );
     } else {
         eprintln!(
-            "a round of {} new and {} searched again: {} of them written to {}",
-            plural(added, "position"),
+            "a round of {} to search ({added} new, {} searched again): {} in this shard, \
+             written to {}",
+            plural(plan.to_score.len(), "position"),
             plan.to_score.len() - added,
             searched,
             path.display()

@@ -406,21 +406,7 @@ fn data_and_probcut_shards_are_one_process_byte_for_byte() {
 #[test]
 fn book_learn_shards_merge_to_the_same_book() {
     let dir = temp("book");
-    let base = dir.join("base.book");
-    ok(outflank(&[
-        "book",
-        "build",
-        "--out",
-        s(&base),
-        "--plies",
-        "3",
-        "--depth",
-        "3",
-        "--positions",
-        "6",
-        "--hash",
-        "8",
-    ]));
+    let base = base_book(&dir);
     let games = "f5d6c3d3c4f4f6f3e6e7\nf5f6e6f4e3c5c4\nf5f4e3f6d3\nc4c3d3c5b4\nf5d6c5f4e3f6\n";
     let games_file = dir.join("games.txt");
     std::fs::write(&games_file, games).unwrap();
@@ -494,7 +480,7 @@ fn build_round(from: &Path, n: u32, dir: &Path) -> PathBuf {
     out
 }
 
-/// A small book to start the rounds from, by a plain build.
+/// A small book to start from, by a plain build.
 fn base_book(dir: &Path) -> PathBuf {
     let base = dir.join("base.book");
     ok(outflank(&[

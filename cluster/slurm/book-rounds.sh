@@ -46,6 +46,9 @@ fi
 for n in "$rounds" "$first"; do
   case "$n" in '' | *[!0-9]* | 0) echo "book-rounds.sh: --rounds and --first are positive numbers, got $n" >&2; exit 2 ;; esac
 done
+if [ "$first" -gt "$rounds" ]; then
+  echo "book-rounds.sh: --first $first is past --rounds $rounds" >&2; exit 2
+fi
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 if [ -n "$from" ]; then

@@ -381,9 +381,15 @@ impl ShardFile {
 }
 
 /// Writes `bytes` to `path` through a temporary file beside it and a rename: a reader never
-/// sees half of it, and a process killed midway leaves the old file (or none).
+/// sees half of it, and a process killed midway leaves the old file (or none). A path that
+/// is there and is not a regular file (`/dev/null`, a pipe) is written into as it is: a
+/// rename would put a file in its place.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     use anyhow::Context;
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        return std::fs::write(path, bytes)
+            .with_context(|| format!("cannot write {}", path.display()));
+    }
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -674,6 +680,27 @@ mod tests {
             ShardFile::from_bytes(b"WTHOR..."),
             Err(ShardError::NotAShard)
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_is_written_into_not_replaced() {
+        let dir = std::env::temp_dir().join(format!("outflank-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("out");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            return; // no mkfifo here
+        }
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(fifo).unwrap())
+        };
+        write_atomically(&fifo, b"merged").unwrap();
+        assert_eq!(reader.join().unwrap(), b"merged");
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

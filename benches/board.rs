@@ -43,11 +43,11 @@ fn bench_movegen(c: &mut Criterion) {
         });
         // Every move of a set of endgame positions with the child's moves (the endgame's
         // move-list kernel): the fused version against flips then moves.
-        let mut rng = outflank::train::Rng::new(42);
+        let mut rng = outflank::rng::Rng::new(42);
         let boards: Vec<(u64, u64, u64)> = (0..500)
             .map(|_| {
                 let empties = 6 + rng.below(20) as u32;
-                let b = outflank::train::random_board(&mut rng, empties);
+                let b = outflank::rng::random_board(&mut rng, empties);
                 (b.player, b.opponent, b.moves())
             })
             .collect();
@@ -98,11 +98,11 @@ fn bench_eval(c: &mut Criterion) {
     // Every move of 1000 positions of 14-17 empties (the endgame's evaluation ordering):
     // each child evaluated from scratch, and through the parent's indices (`Weights::after`).
     let w = outflank::eval::shipped_weights();
-    let mut rng = outflank::train::Rng::new(7);
+    let mut rng = outflank::rng::Rng::new(7);
     let boards: Vec<(Board, Vec<Board>)> = (0..1000)
         .map(|_| {
             let empties = 14 + rng.below(4) as u32;
-            let b = outflank::train::random_board(&mut rng, empties);
+            let b = outflank::rng::random_board(&mut rng, empties);
             let children = outflank::board::Square::iter(b.moves())
                 .map(|s| b.play(s).expect("a legal move"))
                 .collect();

@@ -7,25 +7,33 @@
 //! - [`game`]: a game with history, passes and undo.
 //! - [`book`]: the opening book: lookup through the symmetries, build, learn, the book file.
 //! - [`notation`]: board strings, transcripts, OBF, GGF and WTHOR, read and written.
-//! - [`protocol`]: the GTP and NBoard front-ends, with a stdin reader thread and a search worker.
+//! - [`controller`]: the one game controller every front-end stands on: the game, passes,
+//!   undo, both clocks, the engine options, the move policy, the search worker thread.
+//! - [`protocol`]: the front-ends (GTP, NBoard, the terminal game), each a translation of its
+//!   protocol into calls on the controller.
+//! - [`rng`]: the one seedable random generator.
 //! - [`arena`]: the match runner: engines as GTP/NBoard clients, refereed games, Elo, SPRT.
 //! - [`eval`]: the pattern evaluation and its weights files; [`train`]: the pipeline that
 //!   trains them.
 //! - [`shard`]: the long steps cut into deterministic shards, and their merge.
+
+#![warn(missing_docs)]
 
 pub mod arena;
 pub mod board;
 pub mod book;
 pub mod checksum;
 pub mod cli;
+pub mod controller;
 pub mod eval;
 pub mod game;
 pub mod notation;
 pub mod perft;
 pub mod protocol;
+pub mod rng;
 pub mod search;
 pub mod shard;
 pub mod train;
 
-pub use board::{Board, Color, Move, Position, Square};
+pub use board::{Board, ByColor, Color, Move, Position, Square};
 pub use game::Game;

@@ -351,27 +351,6 @@ impl MatchConfig {
     }
 }
 
-/// A small deterministic random generator (SplitMix64) for shuffling openings.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Fisher-Yates.
-    fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            let j = (self.next() % (i as u64 + 1)) as usize;
-            v.swap(i, j);
-        }
-    }
-}
-
 /// The games of a match in the order they are started. For each pair of engines the
 /// openings are taken in turn (shuffled with the seed), each played twice with colours
 /// swapped; pairs alternate so that a partial round robin stays balanced.
@@ -382,7 +361,7 @@ pub fn schedule(cfg: &MatchConfig) -> Vec<GameSpec> {
         cfg.openings.clone()
     };
     if let Some(seed) = cfg.seed {
-        SplitMix(seed).shuffle(&mut openings);
+        crate::rng::Rng::from_state(seed).shuffle(&mut openings);
     }
     let per_pair = cfg.games.unwrap_or(2 * openings.len());
     let n = cfg.engines.len();

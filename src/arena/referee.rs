@@ -336,7 +336,7 @@ pub fn play_game(spec: &GameSpec, seats: [Seat<'_>; 2], stop: &AtomicBool) -> Ga
             });
             continue;
         }
-        let i = color_index(color);
+        let i = color.index();
         let allowed = match remaining[i] {
             Some(left) => left + spec.grace,
             None => spec.move_timeout,
@@ -397,12 +397,4 @@ pub fn play_game(spec: &GameSpec, seats: [Seat<'_>; 2], stop: &AtomicBool) -> Ga
     }
     finish(&mut record, &game, moves);
     record
-}
-
-/// 0 for black, 1 for white.
-fn color_index(c: Color) -> usize {
-    match c {
-        Color::Black => 0,
-        Color::White => 1,
-    }
 }

@@ -97,6 +97,15 @@ impl Color {
         }
     }
 
+    /// 0 for black, 1 for white: the one place a colour becomes an array index (see
+    /// [`ByColor`]).
+    pub fn index(self) -> usize {
+        match self {
+            Color::Black => 0,
+            Color::White => 1,
+        }
+    }
+
     /// `"black"` or `"white"`.
     pub fn name(self) -> &'static str {
         match self {
@@ -109,6 +118,37 @@ impl Color {
 impl fmt::Display for Color {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// One value for each colour, indexed by [`Color`]: `clocks[Color::White]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ByColor<T>(pub [T; 2]);
+
+impl<T> ByColor<T> {
+    /// Black's value and White's.
+    pub fn new(black: T, white: T) -> ByColor<T> {
+        ByColor([black, white])
+    }
+}
+
+impl<T: Clone> ByColor<T> {
+    /// The same value for both colours.
+    pub fn both(value: T) -> ByColor<T> {
+        ByColor([value.clone(), value])
+    }
+}
+
+impl<T> std::ops::Index<Color> for ByColor<T> {
+    type Output = T;
+    fn index(&self, c: Color) -> &T {
+        &self.0[c.index()]
+    }
+}
+
+impl<T> std::ops::IndexMut<Color> for ByColor<T> {
+    fn index_mut(&mut self, c: Color) -> &mut T {
+        &mut self.0[c.index()]
     }
 }
 

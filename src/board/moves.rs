@@ -473,7 +473,7 @@ mod tests {
 
     #[test]
     fn flips_match_reference_on_a_pseudo_random_sample() {
-        let mut rng = crate::train::Rng::new(0x1234_5678_9ABC_DEF0);
+        let mut rng = crate::rng::Rng::new(0x1234_5678_9ABC_DEF0);
         for _ in 0..20_000 {
             let (a, s) = (rng.next_u64(), rng.next_u64());
             let p = a & s;
@@ -536,7 +536,7 @@ mod tests {
 
     /// `n` random pairs of disjoint bitboards from `seed`, in turn dense, medium and sparse.
     fn random_boards(seed: u64, n: usize) -> impl Iterator<Item = (u64, u64)> {
-        let mut rng = crate::train::Rng::new(seed);
+        let mut rng = crate::rng::Rng::new(seed);
         let mut next = move || rng.next_u64();
         (0..n).map(move |i| {
             let (a, b, c) = (next(), next(), next());

@@ -271,7 +271,7 @@ mod tests {
 
     #[test]
     fn full_lines_match_reference() {
-        let mut rng = crate::train::Rng::new(0x2545_F491_4F6C_DD1D);
+        let mut rng = crate::rng::Rng::new(0x2545_F491_4F6C_DD1D);
         for i in 0..20_000 {
             let s = rng.next_u64();
             // Mostly full boards, with a few holes (none on some).
@@ -306,7 +306,7 @@ mod tests {
     /// Along random games, a disc found stable keeps its colour to the end.
     #[test]
     fn stable_discs_keep_their_colour() {
-        use crate::train::{Rng, random_bit, random_board};
+        use crate::rng::{Rng, random_bit, random_board};
         let mut rng = Rng::new(0x6A09_E667_F3BC_C908);
         for _ in 0..3000 {
             let target = rng.below(45) as u32;
@@ -343,7 +343,7 @@ mod tests {
     /// them when there are fewer; the POPCNT version gives the same discs.
     #[test]
     fn stopping_early_finds_enough_stable_discs() {
-        use crate::train::{Rng, random_board};
+        use crate::rng::{Rng, random_board};
         let mut rng = Rng::new(0xBB67_AE85_84CA_A73B);
         for _ in 0..3000 {
             let target = rng.below(30) as u32;
@@ -369,7 +369,7 @@ mod tests {
 
     #[test]
     fn stable_discs_never_flip() {
-        let mut rng = crate::train::Rng::new(0x9E37_79B9_7F4A_7C15);
+        let mut rng = crate::rng::Rng::new(0x9E37_79B9_7F4A_7C15);
         for _ in 0..5000 {
             let (a, s) = (rng.next_u64(), rng.next_u64());
             let filled = a | s; // dense boards

@@ -106,7 +106,7 @@ fn search_text(info: &Info) -> String {
             let s = if info.depth == 1 { "y" } else { "ies" };
             format!("{kind} ({} empt{s})", info.depth)
         }
-        None => format!("depth {} @{}%", info.depth, info.selectivity),
+        None => format!("depth {} @{}", info.depth, info.selectivity),
     }
 }
 
@@ -128,7 +128,7 @@ fn render(info: &Info, board: &str, json_out: bool) -> String {
         return json!({
             "board": board,
             "depth": info.depth,
-            "selectivity": info.selectivity,
+            "selectivity": info.selectivity.percent(),
             "solve": solve,
             "nodes": info.nodes,
             "time": info.elapsed.as_secs_f64(),
@@ -224,7 +224,7 @@ fn run_params(a: &Args, limits: &Limits) -> anyhow::Result<String> {
         u8::from(a.game),
         u8::from(a.json),
         a.engine.threads,
-        a.engine.hash_mb,
+        a.engine.hash_mb(),
         super::merge::engine_weights_id(&a.engine)?
     ))
 }
@@ -415,7 +415,7 @@ fn render_reviewed(r: &Reviewed, number: usize, board: &str, json_out: bool) -> 
                 "best_score": best.map(|l| l.score),
                 "loss": r.loss(),
                 "depth": info.depth,
-                "selectivity": info.selectivity,
+                "selectivity": info.selectivity.percent(),
                 "solve": solve_name(info),
                 "nodes": info.nodes,
                 "time": info.elapsed.as_secs_f64(),

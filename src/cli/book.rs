@@ -6,8 +6,8 @@ use super::common::{
 };
 use super::merge::{MergeOutput, ShardArgs};
 use crate::board::Move;
-use crate::book::build::{BuildConfig, Builder, Plan, leaf_entry};
 use crate::book::{Book, Entry, file};
+use crate::book::{BuildConfig, Builder, Plan, leaf_entry};
 use crate::game::Game;
 use crate::notation::{move_list, parse_wtb};
 use crate::search::{Engine, EngineConfig};
@@ -484,20 +484,20 @@ fn plan_shard(
     };
     Engine::try_new(EngineConfig {
         threads: 1,
-        hash_mb: engine.hash_mb,
+        hash_mb: engine.hash_mb(),
     })?;
     run.total = plan.to_score.len() as u64 + 1;
     run.params = format!(
         "{} depth={depth} hash_mb={} weights={}",
         run.params,
-        engine.hash_mb,
+        engine.hash_mb(),
         super::merge::weights_id(&weights)
     );
     let searched: Vec<u64> = shard.items(run.total).filter(|&i| i > 0).collect();
     let make = || {
         let mut e = Engine::new(EngineConfig {
             threads: 1,
-            hash_mb: engine.hash_mb,
+            hash_mb: engine.hash_mb(),
         });
         e.set_eval(weights.clone());
         e

@@ -2,7 +2,7 @@
 
 use crate::game::Game;
 use crate::notation::parse_position;
-use crate::search::{Engine, EngineConfig};
+use crate::search::{DEFAULT_HASH_MB, Engine, EngineConfig};
 use anyhow::Context;
 use clap::Args as ClapArgs;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -14,15 +14,21 @@ pub struct EngineArgs {
     /// Search threads.
     #[arg(long, default_value_t = 1, value_parser = threads_range())]
     pub threads: usize,
-    /// Transposition table size in megabytes.
-    #[arg(long = "hash", default_value_t = 256, value_parser = hash_range())]
-    pub hash_mb: usize,
+    /// Transposition table size in megabytes [default: 64; `bench`: 256, part of its
+    /// fixed workload].
+    #[arg(long = "hash", value_name = "MB", value_parser = hash_range())]
+    pub hash_mb: Option<usize>,
     /// Evaluation weights file to use instead of the shipped one (`outflank train fit`).
     #[arg(long, value_name = "PATH")]
     pub eval_file: Option<std::path::PathBuf>,
 }
 
 impl EngineArgs {
+    /// The table size: `--hash`, else the engine's default.
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb.unwrap_or(DEFAULT_HASH_MB)
+    }
+
     /// An engine with these options; fails when the weights file cannot be read.
     pub fn engine(&self) -> anyhow::Result<Engine> {
         // The weights first: a bad file is refused before the table is made.
@@ -32,7 +38,7 @@ impl EngineArgs {
         };
         let mut engine = Engine::try_new(EngineConfig {
             threads: self.threads.max(1),
-            hash_mb: self.hash_mb.max(1),
+            hash_mb: self.hash_mb().max(1),
         })?;
         if let Some(w) = weights {
             engine.set_eval(w);

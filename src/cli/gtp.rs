@@ -2,8 +2,9 @@
 //! the engine options both protocol front-ends take.
 
 use super::common::{hash_range, threads_range};
-use crate::protocol::{self, Options};
-use crate::search::time::{Level, MovePlan};
+use crate::controller::Options;
+use crate::protocol;
+use crate::search::{DEFAULT_HASH_MB, Level, MovePlan};
 use clap::Args as ClapArgs;
 use std::time::Duration;
 
@@ -15,7 +16,7 @@ pub struct FrontendArgs {
     #[arg(long, default_value_t = 1, value_parser = threads_range())]
     pub threads: usize,
     /// Transposition table size in megabytes.
-    #[arg(long = "hash", value_name = "MB", default_value_t = 64, value_parser = hash_range())]
+    #[arg(long = "hash", value_name = "MB", default_value_t = DEFAULT_HASH_MB, value_parser = hash_range())]
     pub hash_mb: usize,
     /// Strength level 1-60: midgame depth = level, exact solve from 2x level empties (up to
     /// 20), then more slowly up to level 60 (perfect play). Default 14 when there is neither

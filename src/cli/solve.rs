@@ -197,7 +197,7 @@ fn run_params(a: &Args) -> anyhow::Result<String> {
         u8::from(a.wld),
         u8::from(a.json),
         a.engine.threads,
-        a.engine.hash_mb,
+        a.engine.hash_mb(),
         super::merge::engine_weights_id(&a.engine)?
     ))
 }

@@ -236,7 +236,7 @@ impl AfterMove<'_> {
 mod tests {
     use super::*;
     use crate::eval::shipped_weights;
-    use crate::train::{Rng, random_board};
+    use crate::rng::{Rng, random_board};
 
     #[test]
     fn every_child_matches_the_full_evaluation() {

@@ -339,7 +339,7 @@ mod tests {
             eprintln!("no BMI2 on this CPU: nothing to compare");
             return;
         }
-        let mut rng = crate::train::Rng::new(0x9E37_79B9_7F4A_7C15);
+        let mut rng = crate::rng::Rng::new(0x9E37_79B9_7F4A_7C15);
         for _ in 0..10_000 {
             let x = rng.next_u64();
             for f in 0..FAMILY_COUNT {

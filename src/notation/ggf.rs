@@ -32,7 +32,7 @@ pub struct Clock {
 
 /// Reads one duration `[[[d.]h:]m:]s`; an empty text is 0. GGS flags after a `,` are
 /// ignored.
-fn parse_duration(s: &str) -> Option<f64> {
+pub(crate) fn parse_duration(s: &str) -> Option<f64> {
     let s = s.split(',').next().unwrap_or("").trim();
     if s.is_empty() {
         return Some(0.0);

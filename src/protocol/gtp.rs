@@ -31,15 +31,16 @@
 //! search short.
 
 use super::terminal::{search_text, title};
-use super::{Flow, Frontend, Input, Interrupt, MAX_LINE, NAME, Options, Session, VERSION};
+use super::{MAX_LINE, NAME, VERSION};
 use crate::board::{Color, Move, Position, Square};
+use crate::controller::{
+    Answer, Choice, Controller, Flow, Frontend, GameClock, Input, Interrupt, Mover, Options,
+    Refusal, Session, TimeControl,
+};
 use crate::game::Game;
 use crate::search::Info;
-use crate::search::time::{Clock, seconds, single_reply};
-use crate::train::Rng;
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
-use std::time::{Duration, Instant};
 
 /// Every command this front-end knows, as `list_commands` reports them.
 pub const COMMANDS: &[&str] = &[
@@ -322,48 +323,11 @@ fn parse_command(name: &str, args: &[&str]) -> Result<Command, ParseError> {
     Ok(command)
 }
 
-/// The GTP time settings.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct TimeSettings {
-    main: f64,
-    byo_time: f64,
-    byo_stones: u32,
-}
-
-impl TimeSettings {
-    /// No limit: byo-yomi time with no stones (GTP), or no time at all.
-    fn unlimited(&self) -> bool {
-        (self.byo_time > 0.0 && self.byo_stones == 0) || (self.main <= 0.0 && self.byo_time <= 0.0)
-    }
-
-    /// A fresh clock: the main time, or the first byo-yomi period when there is none.
-    fn initial(&self) -> ClockState {
-        if self.main > 0.0 || self.byo_stones == 0 {
-            ClockState {
-                secs: self.main,
-                stones: 0,
-            }
-        } else {
-            ClockState {
-                secs: self.byo_time,
-                stones: self.byo_stones,
-            }
-        }
-    }
-}
-
-/// One colour's clock: seconds left and stones left in the period (0 in main time).
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct ClockState {
-    secs: f64,
-    stones: u32,
-}
-
 /// What a running search is for.
 #[derive(Clone, Copy, Debug)]
 enum Job {
-    /// `genmove` (`play`) or `reg_genmove` for `color`.
-    Genmove { color: Color, play: bool },
+    /// `genmove` (`play`) or `reg_genmove`.
+    Genmove { play: bool },
     /// `outflank-move_scores`.
     MoveScores,
     /// `outflank-best_line`.
@@ -375,7 +339,6 @@ enum Job {
 struct Pending {
     id: Option<String>,
     job: Job,
-    start: Instant,
 }
 
 /// The GoGui graphics (`gfx`) of an analysis: `LABEL` pairs (every scored move) or a `VAR`
@@ -419,25 +382,10 @@ fn analysis_gfx(job: Job, to_move: Color, info: &Info) -> String {
     format!("{first}\n{summary}")
 }
 
-/// The GTP front-end's state.
+/// The GTP front-end's state: the controller, and the command a running search answers.
 pub struct Gtp {
-    options: Options,
-    game: Game,
-    /// For each move of `game`: true when it is a pass the engine inserted (implicit pass),
-    /// undone together with the move after it.
-    implicit: Vec<bool>,
-    time: Option<TimeSettings>,
-    clocks: [Option<ClockState>; 2],
+    ctl: Controller,
     pending: Option<Pending>,
-    /// Picks among the book moves within the randomness of the best.
-    rng: Rng,
-}
-
-fn index(c: Color) -> usize {
-    match c {
-        Color::Black => 0,
-        Color::White => 1,
-    }
 }
 
 /// A move as GTP answers it: `F5`, or `pass`.
@@ -496,13 +444,8 @@ impl Gtp {
     /// A front-end with these options and the start position.
     pub fn new(options: Options) -> Gtp {
         Gtp {
-            options,
-            game: Game::default(),
-            implicit: Vec::new(),
-            time: None,
-            clocks: [None, None],
+            ctl: Controller::new(options),
             pending: None,
-            rng: Rng::new(super::random_seed()),
         }
     }
 
@@ -521,86 +464,6 @@ impl Gtp {
         session.raw(&format!("{sign}{id}{sep}{text}\n\n"))
     }
 
-    /// The mover's clock for the time manager, if the game is timed.
-    fn clock(&self, color: Color) -> Option<Clock> {
-        let settings = self.time?;
-        if settings.unlimited() {
-            return None;
-        }
-        let state = self.clocks[index(color)].unwrap_or_else(|| settings.initial());
-        let remaining = seconds(state.secs);
-        Some(if state.stones > 0 {
-            Clock {
-                remaining,
-                moves_to_go: Some(state.stones),
-                ..Clock::default()
-            }
-        } else {
-            Clock {
-                remaining,
-                byo_yomi: (settings.byo_time > 0.0 && settings.byo_stones > 0)
-                    .then(|| (seconds(settings.byo_time), settings.byo_stones)),
-                ..Clock::default()
-            }
-        })
-    }
-
-    /// Charges `elapsed` to `color`'s clock (the controller's `time_left` corrects it).
-    fn charge(&mut self, color: Color, elapsed: Duration) {
-        let Some(settings) = self.time else { return };
-        if settings.unlimited() {
-            return;
-        }
-        let state = self.clocks[index(color)].get_or_insert_with(|| settings.initial());
-        state.secs -= elapsed.as_secs_f64();
-        if state.stones > 0 {
-            state.stones -= 1;
-            if state.stones == 0 {
-                *state = ClockState {
-                    secs: settings.byo_time,
-                    stones: settings.byo_stones,
-                };
-            }
-        } else if state.secs <= 0.0 && settings.byo_stones > 0 {
-            *state = ClockState {
-                secs: settings.byo_time,
-                stones: settings.byo_stones,
-            };
-        }
-    }
-
-    fn clear(&mut self) {
-        self.game = Game::default();
-        self.implicit.clear();
-        self.clocks = [None, None];
-    }
-
-    /// Plays `mv` for `color`, with an implicit pass first when `color` is not to move and
-    /// the side to move must pass.
-    fn play(&mut self, color: Color, mv: Move) -> bool {
-        let before = self.game.len();
-        if self.game.play_as(color, mv).is_err() {
-            return false;
-        }
-        if self.game.len() == before + 2 {
-            self.implicit.push(true);
-        }
-        self.implicit.push(false);
-        true
-    }
-
-    fn undo(&mut self) -> bool {
-        if self.game.undo().is_none() {
-            return false;
-        }
-        self.implicit.pop();
-        while self.implicit.last() == Some(&true) {
-            self.game.undo();
-            self.implicit.pop();
-        }
-        true
-    }
-
     /// Starts `genmove`/`reg_genmove`, or answers at once when no search is needed.
     fn genmove(
         &mut self,
@@ -609,51 +472,27 @@ impl Gtp {
         play: bool,
         session: &mut Session,
     ) -> io::Result<()> {
-        let start = Instant::now();
-        let mut pos = self.game.position();
-        if pos.board.is_game_over() {
-            return self.reply(session, &id, true, "pass");
-        }
-        if pos.to_move != color {
-            if !pos.board.must_pass() {
-                let msg = format!("illegal move: {} is to move", pos.to_move);
-                return self.reply(session, &id, false, &msg);
+        match self.ctl.choose(color, session) {
+            Err(Refusal::GameOver) => self.reply(session, &id, true, "pass"),
+            Err(Refusal::NotToMove(c)) => {
+                let msg = format!("illegal move: {c} is to move");
+                self.reply(session, &id, false, &msg)
             }
-            if play {
-                self.play(pos.to_move, Move::Pass);
-                // The engine's own pass is implicit: undone with the move that follows.
-                if let Some(last) = self.implicit.last_mut() {
-                    *last = true;
-                }
+            Ok(Answer::Now(choice)) => self.answer(id, play, &choice, session),
+            Ok(Answer::Searching) => {
+                self.pending = Some(Pending {
+                    id,
+                    job: Job::Genmove { play },
+                });
+                Ok(())
             }
-            pos = pos.play(Move::Pass).expect("a forced pass");
         }
-        if let Some(mv) = single_reply(&pos.board) {
-            return self.answer(id, color, play, mv, start, session);
-        }
-        if let Some(m) = self.options.book_move(&pos.board, &mut self.rng) {
-            log::info!("genmove {color}: book move {} ({:+})", m.mv, m.score);
-            return self.answer(id, color, play, m.mv, start, session);
-        }
-        let threads = self.options.threads;
-        let limits = self
-            .options
-            .plan
-            .limits(&pos.board, self.clock(color).as_ref(), threads);
-        log::debug!("genmove {color}: {limits:?}");
-        self.pending = Some(Pending {
-            id,
-            job: Job::Genmove { color, play },
-            start,
-        });
-        session.search(pos.board, limits, true);
-        Ok(())
     }
 
     /// Starts `outflank-move_scores` or `outflank-best_line`, or answers at once at the end
     /// of the game or before a forced pass.
     fn analyze(&mut self, id: Option<String>, job: Job, session: &mut Session) -> io::Result<()> {
-        let pos = self.game.position();
+        let pos = self.ctl.position();
         if pos.board.is_game_over() {
             return self.reply(session, &id, true, "TEXT game over");
         }
@@ -661,37 +500,28 @@ impl Gtp {
             let text = format!("TEXT {} must pass", title(pos.to_move));
             return self.reply(session, &id, true, &text);
         }
-        let mut limits = self.options.analysis_limits(&pos.board);
-        if let Job::MoveScores = job {
-            limits.multipv = pos.board.moves().count_ones() as usize;
-        }
-        log::debug!("{job:?}: {limits:?}");
-        self.pending = Some(Pending {
-            id,
-            job,
-            start: Instant::now(),
-        });
-        session.search(pos.board, limits, true);
+        let multipv = match job {
+            Job::MoveScores => pos.board.moves().count_ones() as usize,
+            _ => 1,
+        };
+        self.ctl.analyze(pos.board, multipv, session);
+        self.pending = Some(Pending { id, job });
         Ok(())
     }
 
+    /// Answers `genmove` with `choice`, played first unless it is `reg_genmove`.
     fn answer(
         &mut self,
         id: Option<String>,
-        color: Color,
         play: bool,
-        mv: Move,
-        start: Instant,
+        choice: &Choice,
         session: &mut Session,
     ) -> io::Result<()> {
-        if play {
-            if !self.play(color, mv) {
-                log::error!("the engine chose an illegal move {mv}");
-                return self.reply(session, &id, false, "illegal move");
-            }
-            self.charge(color, start.elapsed());
+        if play && let Err(e) = self.ctl.commit(choice) {
+            log::error!("the engine chose an illegal move {}: {e}", choice.mv);
+            return self.reply(session, &id, false, "illegal move");
         }
-        self.reply(session, &id, true, &move_text(mv))
+        self.reply(session, &id, true, &move_text(choice.mv))
     }
 
     fn handle(&mut self, line: &str, session: &mut Session) -> io::Result<Flow> {
@@ -714,7 +544,7 @@ impl Gtp {
             |s: &mut Self, session: &mut Session, text: &str| s.reply(session, &id, true, text);
         let fail =
             |s: &mut Self, session: &mut Session, text: &str| s.reply(session, &id, false, text);
-        let pos = self.game.position();
+        let pos = self.ctl.position();
         match command {
             Command::ProtocolVersion => ok(self, session, "2")?,
             Command::Name => ok(self, session, NAME)?,
@@ -729,17 +559,17 @@ impl Gtp {
                 return Ok(Flow::Quit);
             }
             Command::BoardSize(8) => {
-                self.clear();
+                self.ctl.set_game(Game::default());
                 ok(self, session, "")?
             }
             Command::BoardSize(_) => fail(self, session, "unacceptable size")?,
             Command::ClearBoard => {
-                self.clear();
+                self.ctl.set_game(Game::default());
                 ok(self, session, "")?
             }
             Command::Komi => ok(self, session, "")?,
             Command::Play(color, mv) => {
-                if self.play(color, mv) {
+                if self.ctl.play_as(color, mv, Mover::Other).is_ok() {
                     ok(self, session, "")?
                 } else {
                     fail(self, session, "illegal move")?
@@ -748,14 +578,14 @@ impl Gtp {
             Command::Genmove(color) => self.genmove(id.clone(), color, true, session)?,
             Command::RegGenmove(color) => self.genmove(id.clone(), color, false, session)?,
             Command::Undo => {
-                if self.undo() {
+                if self.ctl.undo() {
                     ok(self, session, "")?
                 } else {
                     fail(self, session, "cannot undo")?
                 }
             }
             Command::Showboard => ok(self, session, &format!("\n{}", board_text(&pos)))?,
-            Command::FinalScore => match self.game.result() {
+            Command::FinalScore => match self.ctl.game().result() {
                 Some(r) => ok(self, session, &score_text(r))?,
                 None => fail(self, session, "cannot score")?,
             },
@@ -764,12 +594,12 @@ impl Gtp {
                 byo_time,
                 byo_stones,
             } => {
-                self.time = Some(TimeSettings {
+                let control = TimeControl {
                     main,
-                    byo_time,
-                    byo_stones,
-                });
-                self.clocks = [None, None];
+                    byo_yomi: (byo_time > 0.0 || byo_stones > 0).then_some((byo_time, byo_stones)),
+                    ..TimeControl::default()
+                };
+                *self.ctl.clock_mut() = GameClock::new(Some(control));
                 ok(self, session, "")?
             }
             Command::TimeLeft {
@@ -777,15 +607,8 @@ impl Gtp {
                 secs,
                 stones,
             } => {
-                self.clocks[index(color)] = Some(ClockState { secs, stones });
-                if self.time.is_none() {
-                    // A clock without settings: treat the time left as the whole game's.
-                    self.time = Some(TimeSettings {
-                        main: secs,
-                        byo_time: 0.0,
-                        byo_stones: 0,
-                    });
-                }
+                // A clock without settings: the time left is taken as the whole game's.
+                self.ctl.clock_mut().set_left(color, secs, stones);
                 ok(self, session, "")?
             }
             Command::ListGames => ok(self, session, "Othello")?,
@@ -806,7 +629,7 @@ impl Gtp {
                 ok(self, session, &moves.join(" "))?
             }
             Command::RulesSideToMove => ok(self, session, pos.to_move.name())?,
-            Command::RulesFinalResult => match self.game.result() {
+            Command::RulesFinalResult => match self.ctl.game().result() {
                 Some(r) => ok(self, session, &score_text(r))?,
                 None => ok(self, session, "unknown")?,
             },
@@ -825,10 +648,10 @@ impl Gtp {
             Command::MoveScores => self.analyze(id.clone(), Job::MoveScores, session)?,
             Command::BestLine => self.analyze(id.clone(), Job::BestLine, session)?,
             Command::Set(None) => {
-                let text = self.options.describe();
+                let text = self.ctl.options().describe();
                 ok(self, session, &text)?
             }
-            Command::Set(Some((key, value))) => match self.options.set(&key, &value, session) {
+            Command::Set(Some((key, value))) => match self.ctl.set_option(&key, &value, session) {
                 Ok(()) => ok(self, session, "")?,
                 Err(why) => fail(self, session, &why)?,
             },
@@ -866,7 +689,7 @@ impl Frontend for Gtp {
             log::info!(
                 "depth {} {}% score {} {} nodes {} {:.2}s",
                 info.depth,
-                info.selectivity,
+                info.selectivity.percent(),
                 best.score,
                 best.mv,
                 info.nodes,
@@ -880,32 +703,17 @@ impl Frontend for Gtp {
         let Some(p) = self.pending.take() else {
             return Ok(Flow::Continue);
         };
-        let pos = self.game.position();
-        let (color, play) = match p.job {
-            Job::Genmove { color, play } => (color, play),
-            job => {
-                let text = analysis_gfx(job, pos.to_move, &info);
-                self.reply(session, &p.id, true, &text)?;
-                return Ok(Flow::Continue);
+        match p.job {
+            Job::Genmove { play } => {
+                if let Some(choice) = self.ctl.searched(info) {
+                    self.answer(p.id, play, &choice, session)?;
+                }
             }
-        };
-        let board = if pos.to_move == color {
-            pos.board
-        } else {
-            pos.board.passed()
-        };
-        let mv = match info.best() {
-            Some(l) => l.mv,
-            // No result at all (the search failed): any legal move beats no answer.
-            None => single_reply(&board)
-                .or_else(|| {
-                    crate::board::Square::iter(board.moves())
-                        .next()
-                        .map(Move::Play)
-                })
-                .unwrap_or(Move::Pass),
-        };
-        self.answer(p.id, color, play, mv, p.start, session)?;
+            job => {
+                let text = analysis_gfx(job, self.ctl.position().to_move, &info);
+                self.reply(session, &p.id, true, &text)?;
+            }
+        }
         Ok(Flow::Continue)
     }
 }

@@ -25,16 +25,16 @@
 //! time in its annotation (`F5/-1.50/3.2`): time left = main time + increments - the times
 //! of the mover's moves.
 
-use super::{Flow, Frontend, Input, Interrupt, MAX_LINE, NAME, Options, Session, seconds_text};
+use super::{MAX_LINE, NAME, seconds_text};
 use crate::board::{Board, Color, Move};
-use crate::book::build::Builder;
-use crate::game::Game;
-use crate::notation::{GgfGame, GgfMove, parse_ggf};
-use crate::search::time::{Clock, Level, seconds, single_reply};
-use crate::search::{Engine, EngineConfig, Info, Limits, Solve};
-use crate::train::Rng;
+use crate::controller::{
+    Answer, Choice, Controller, Flow, Frontend, GameClock, Hints, Input, Interrupt, Learned, Mover,
+    Options, Session, Source, TimeControl,
+};
+use crate::notation::parse_ggf;
+use crate::search::{Info, Level, Selectivity, Solve, seconds};
 use std::io::{self, Read, Write};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A parsed NBoard command.
 #[derive(Clone, Debug, PartialEq)]
@@ -172,8 +172,8 @@ pub fn depth_text(info: &Info, empties: u32) -> String {
     match info.solve {
         Some(Solve::Exact) => "100%".to_string(),
         Some(Solve::Wld) => "100%W".to_string(),
-        None if info.depth >= empties && info.depth > 0 && info.selectivity < 100 => {
-            format!("{}%", info.selectivity)
+        None if info.depth >= empties && info.depth > 0 && info.selectivity < Selectivity::NONE => {
+            info.selectivity.to_string()
         }
         None => info.depth.to_string(),
     }
@@ -190,22 +190,31 @@ enum Task {
     /// `hint N`.
     Hint,
     /// `go`.
-    Go { start: Instant },
+    Go,
     /// `analyze`: the positions still to search (moves made, board), last first.
     Analyze { rest: Vec<(usize, Board)> },
 }
 
 /// The NBoard front-end's state.
 pub struct NBoard {
-    options: Options,
-    ggf: GgfGame,
-    game: Game,
+    ctl: Controller,
     task: Option<Task>,
     /// The `nodestats` of the searches of the current task.
     nodes: u64,
     started: Instant,
-    /// Picks among the book moves within the randomness of the best.
-    rng: Rng,
+}
+
+/// The `=== MV/EVAL/TIME` answer of `go`.
+fn move_line(choice: &Choice) -> String {
+    format!(
+        "=== {}/{}/{}",
+        move_text(choice.mv),
+        eval_text(choice.score.unwrap_or(0)),
+        seconds_text(match choice.source {
+            Source::Book(_) => Duration::ZERO,
+            _ => choice.elapsed,
+        })
+    )
 }
 
 /// Depth of the searches with which `learn` scores new book positions.
@@ -226,80 +235,51 @@ impl NBoard {
     /// A front-end with these options and the start position.
     pub fn new(options: Options) -> NBoard {
         NBoard {
-            options,
-            ggf: GgfGame::default(),
-            game: Game::default(),
+            ctl: Controller::new(options).score_forced_moves(true),
             task: None,
             nodes: 0,
             started: Instant::now(),
-            rng: Rng::new(super::random_seed()),
         }
     }
 
-    /// The clock of `color` from the game's GGF: main time + extension + increments - time
-    /// used on its moves. `None` when the game has no clock.
-    fn clock(&self, color: Color) -> Option<Clock> {
-        let c = self.ggf.clock(color)?;
-        if c.main_secs <= 0.0 && c.increment <= 0.0 && c.extension <= 0.0 {
-            return None;
-        }
-        let mine = self.ggf.moves.iter().filter(|m| m.color == color);
-        let used: f64 = mine
-            .clone()
-            .filter_map(|m| m.time.filter(|t| t.is_finite() && *t > 0.0))
-            .sum();
-        let played = mine.filter(|m| m.mv != Move::Pass).count() as f64;
-        let left = c.main_secs + c.extension + c.increment * played - used;
-        Some(Clock {
-            remaining: seconds(left),
-            increment: seconds(c.increment),
-            ..Clock::default()
-        })
-    }
-
+    /// `set game`: the game, and each colour's clock from its `TI`/`TB`/`TW` less the time
+    /// of its moves.
     fn set_game(&mut self, text: &str, session: &mut Session) -> io::Result<()> {
-        match parse_ggf(text) {
-            Ok(g) => {
-                self.game = g.to_game();
-                self.ggf = g;
-            }
-            Err(e) => refuse(&format!("cannot read the game: {e}"), session)?,
+        let ggf = match parse_ggf(text) {
+            Ok(g) => g,
+            Err(e) => return refuse(&format!("cannot read the game: {e}"), session),
+        };
+        let control = |c: Color| {
+            ggf.clock(c).map(|t| TimeControl {
+                main: t.main_secs,
+                increment: t.increment,
+                extension: t.extension,
+                byo_yomi: None,
+            })
+        };
+        *self.ctl.clock_mut() = GameClock::per_color(control(Color::Black), control(Color::White));
+        self.ctl.set_game(ggf.to_game());
+        for m in &ggf.moves {
+            self.charge(m.color, m.mv, m.time);
         }
         Ok(())
     }
 
-    fn play(
-        &mut self,
-        mv: Move,
-        eval: Option<f64>,
-        time: Option<f64>,
-        session: &mut Session,
-    ) -> io::Result<()> {
-        let pos = self.game.position();
-        let color = match (pos.play(mv), mv) {
-            (Ok(_), _) => pos.to_move,
-            // A square for the other side while the side to move must pass: pass first.
-            (Err(_), Move::Play(_)) if pos.board.must_pass() => pos.to_move.opposite(),
-            (Err(e), _) => return refuse(&e.to_string(), session),
-        };
-        let before = self.game.len();
-        if let Err(e) = self.game.play_as(color, mv) {
+    /// Charges a move's time, as the GUI reports it, to its colour's clock.
+    fn charge(&mut self, color: Color, mv: Move, time: Option<f64>) {
+        let secs = time.filter(|t| t.is_finite() && *t > 0.0).unwrap_or(0.0);
+        self.ctl
+            .clock_mut()
+            .charge(color, seconds(secs), mv != Move::Pass);
+    }
+
+    /// `move`: the move for the side to move, or for the other side after a forced pass.
+    fn play(&mut self, mv: Move, time: Option<f64>, session: &mut Session) -> io::Result<()> {
+        let color = self.ctl.mover_of(mv);
+        if let Err(e) = self.ctl.play_as(color, mv, Mover::Other) {
             return refuse(&e.to_string(), session);
         }
-        if self.game.len() == before + 2 {
-            self.ggf.moves.push(GgfMove {
-                color: pos.to_move,
-                mv: Move::Pass,
-                eval: None,
-                time: None,
-            });
-        }
-        self.ggf.moves.push(GgfMove {
-            color,
-            mv,
-            eval,
-            time,
-        });
+        self.charge(color, mv, time);
         Ok(())
     }
 
@@ -311,28 +291,34 @@ impl NBoard {
 
     /// `hint N`: the best `n` moves at the level, refreshed as each depth completes.
     fn hint(&mut self, n: usize, session: &mut Session) -> io::Result<()> {
-        let board = self.game.position().board;
-        if board.is_game_over() {
-            return session.line("status");
-        }
-        if self.book_hint(&board, n, session)? {
-            return session.line("status");
-        }
-        session.line("status Analyzing")?;
         self.reset_stats();
-        let mut limits = self.options.analysis_limits(&board);
-        limits.multipv = n;
-        session.search(board, limits, false);
-        self.task = Some(Task::Hint);
-        Ok(())
+        match self.ctl.hint(n, session) {
+            Hints::GameOver => session.line("status"),
+            Hints::Book(hints) => {
+                self.book_hint(hints, session)?;
+                session.line("status")
+            }
+            Hints::MustPass => {
+                // The pass, scored by a search.
+                session.line("status Analyzing")?;
+                let board = self.ctl.position().board;
+                self.ctl.analyze(board, n, session);
+                self.task = Some(Task::Hint);
+                Ok(())
+            }
+            Hints::Searching => {
+                self.task = Some(Task::Hint);
+                session.line("status Analyzing")
+            }
+        }
     }
 
-    /// The `book` lines of the best `n` book moves of `board`, each with the book's line
-    /// after it; false (and nothing written) when the book is off or lacks the position.
-    fn book_hint(&self, board: &Board, n: usize, session: &mut Session) -> io::Result<bool> {
-        let Some(hints) = self.options.book_hints(board, n) else {
-            return Ok(false);
-        };
+    /// The `book` lines of book hints: each move with the book's line after it.
+    fn book_hint(
+        &self,
+        hints: Vec<(crate::book::BookMove, Vec<Move>)>,
+        session: &mut Session,
+    ) -> io::Result<()> {
         for (m, pv) in hints {
             let depth = if m.depth >= 60 {
                 "100%".to_string()
@@ -346,78 +332,50 @@ impl NBoard {
                 m.games
             ))?;
         }
-        Ok(true)
+        Ok(())
     }
 
     /// `learn`: the game's positions join the book (each new one scored by a search), which
     /// is saved to the book file when there is one.
     fn learn(&mut self, session: &mut Session) -> io::Result<()> {
-        let engine = Engine::new(EngineConfig {
-            threads: self.options.threads.max(1),
-            hash_mb: 16,
-        });
-        let book = (*self.options.opening_book).clone();
-        let mut builder = Builder::new(&engine, book, LEARN_DEPTH);
-        builder.learn(&self.game.start().board, self.game.moves(), LEARN_PLIES);
-        let book = builder.book;
-        let status = match &self.options.book_file {
-            Some(path) => match crate::book::file::save(&book, path) {
-                Ok(()) => format!("status learned: {} book positions saved", book.len()),
-                Err(e) => {
-                    log::warn!("learn: {e:#}");
-                    format!("status learn: the book was not saved: {e:#}")
-                }
-            },
-            None => "status learned for this session (no --book-file to save to)".to_string(),
+        let status = match self.ctl.learn(LEARN_DEPTH, LEARN_PLIES) {
+            Learned::Saved(n) => format!("status learned: {n} book positions saved"),
+            Learned::NotSaved(e) => {
+                log::warn!("learn: {e}");
+                format!("status learn: the book was not saved: {e}")
+            }
+            Learned::ForSession(_) => {
+                "status learned for this session (no --book-file to save to)".to_string()
+            }
         };
-        self.options.opening_book = std::sync::Arc::new(book);
         session.line(&status)?;
         session.line("learned")
     }
 
     /// `go`: a move within the level and the game's clock; a single legal move (or a forced
-    /// pass) gets a short search (depth 8, at most 50 ms) only for the evaluation it reports.
+    /// pass) gets a short search only for the evaluation it reports.
     fn go(&mut self, session: &mut Session) -> io::Result<()> {
-        if self.game.is_over() {
-            log::warn!("go: the game is over");
-            return session.line("status the game is over");
-        }
-        let board = self.game.position().board;
-        if let Some(m) = self.options.book_move(&board, &mut self.rng) {
-            log::info!("go: book move {} ({:+})", m.mv, m.score);
-            return session.line(&format!(
-                "=== {}/{}/{}",
-                move_text(m.mv),
-                eval_text(m.score),
-                seconds_text(std::time::Duration::ZERO)
-            ));
-        }
         self.reset_stats();
-        let limits = if single_reply(&board).is_some() {
-            Limits {
-                depth: Some(8),
-                time: Some(std::time::Duration::from_millis(50)),
-                ..Limits::default()
+        let to_move = self.ctl.position().to_move;
+        match self.ctl.choose(to_move, session) {
+            Err(_) => {
+                log::warn!("go: the game is over");
+                session.line("status the game is over")
             }
-        } else {
-            let clock = self.clock(self.game.to_move());
-            self.options
-                .plan
-                .limits(&board, clock.as_ref(), self.options.threads)
-        };
-        log::debug!("go: {limits:?}");
-        session.search(board, limits, true);
-        self.task = Some(Task::Go {
-            start: Instant::now(),
-        });
-        Ok(())
+            Ok(Answer::Now(choice)) => session.line(&move_line(&choice)),
+            Ok(Answer::Searching) => {
+                self.task = Some(Task::Go);
+                Ok(())
+            }
+        }
     }
 
     /// `analyze`: every position of the game, from the last to the first.
     fn analyze(&mut self, session: &mut Session) -> io::Result<()> {
         self.reset_stats();
         let rest: Vec<(usize, Board)> = self
-            .game
+            .ctl
+            .game()
             .positions()
             .iter()
             .enumerate()
@@ -439,8 +397,7 @@ impl NBoard {
                 rest.pop();
                 continue;
             }
-            let limits = self.options.analysis_limits(&board);
-            session.search(board, limits, false);
+            self.ctl.analyze(board, 1, session);
             self.task = Some(Task::Analyze { rest });
             return Ok(());
         }
@@ -457,15 +414,16 @@ impl NBoard {
                 session.line(&format!("set myname {NAME}"))?;
             }
             Command::SetDepth(d) => {
-                self.options.plan.level = Some(Level::new(d));
-                self.options.plan.depth = None;
+                let plan = &mut self.ctl.options_mut().plan;
+                plan.level = Some(Level::new(d));
+                plan.depth = None;
             }
             Command::SetGame(text) => self.set_game(&text, session)?,
             Command::SetContempt(c) => {
                 // The engine has no contempt setting yet: draws count as 0.
                 log::debug!("set contempt {c}: ignored (draws score 0)");
             }
-            Command::Move { mv, eval, time } => self.play(mv, eval, time, session)?,
+            Command::Move { mv, time, .. } => self.play(mv, time, session)?,
             Command::Hint(n) => self.hint(n, session)?,
             Command::Go => self.go(session)?,
             Command::Ping(n) => {
@@ -484,7 +442,7 @@ impl NBoard {
 
     /// A `search` line for one scored move of the current position.
     fn search_line(&self, info: &Info, line: &crate::search::Line) -> String {
-        let empties = self.game.position().board.empty_count();
+        let empties = self.ctl.position().board.empty_count();
         format!(
             "search {} {} 0 {}",
             pv_text(&line.pv),
@@ -538,7 +496,7 @@ impl Frontend for NBoard {
                     session.line(&self.search_line(info, line))?;
                 }
             }
-            Some(Task::Go { .. }) => {
+            Some(Task::Go) => {
                 if let Some(best) = info.best() {
                     session.line(&self.search_line(info, best))?;
                 }
@@ -560,28 +518,11 @@ impl Frontend for NBoard {
                 session.line(&stats)?;
                 session.line("status")?;
             }
-            Some(Task::Go { start }) => {
-                let board = self.game.position().board;
-                let (mv, score) = match info.best() {
-                    Some(l) => (l.mv, l.score),
-                    None => {
-                        let mv = single_reply(&board)
-                            .or_else(|| {
-                                crate::board::Square::iter(board.moves())
-                                    .next()
-                                    .map(Move::Play)
-                            })
-                            .unwrap_or(Move::Pass);
-                        (mv, 0)
-                    }
-                };
+            Some(Task::Go) => {
                 session.line(&stats)?;
-                session.line(&format!(
-                    "=== {}/{}/{}",
-                    move_text(mv),
-                    eval_text(score),
-                    seconds_text(start.elapsed())
-                ))?;
+                if let Some(choice) = self.ctl.searched(info) {
+                    session.line(&move_line(&choice))?;
+                }
             }
             Some(Task::Analyze { mut rest }) => {
                 let Some((n, _)) = rest.pop() else {
@@ -680,7 +621,7 @@ mod tests {
         assert_eq!(pv_text(&pv), "F5d6PAc3");
         let mut info = Info {
             depth: 12,
-            selectivity: 95,
+            selectivity: Selectivity::new(2),
             ..Info::default()
         };
         assert_eq!(depth_text(&info, 30), "12");

@@ -18,15 +18,17 @@
 //! At the end of a game the result is given both ways people count it: the discs on the
 //! board, and the tournament score that gives the empty squares to the winner.
 
-use super::{Flow, Frontend, Input, Interrupt, MAX_LINE, NAME, Options, Session};
+use super::{MAX_LINE, NAME};
 use crate::board::{Color, Move, MoveError, Position};
+use crate::controller::{
+    Answer, Choice, Controller, Flow, Frontend, GameClock, Hints, Input, Interrupt, Mover, Options,
+    Session, Source, TimeControl,
+};
 use crate::game::Game;
 use crate::notation::{self, GgfGame, move_list, parse_position, transcript};
-use crate::search::time::{Clock, seconds, single_reply};
-use crate::search::{Info, Solve};
-use crate::train::Rng;
+use crate::search::{Info, Selectivity, Solve};
 use std::io::{self, Read, Write};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Who plays a colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,7 +178,7 @@ fn quoted(text: &str) -> String {
 #[derive(Debug)]
 enum Task {
     /// The engine's move for the side to move.
-    Move { start: Instant },
+    Move,
     /// `hint N`.
     Hint,
 }
@@ -199,30 +201,14 @@ pub struct Setup {
 
 /// The terminal game's state.
 pub struct Terminal {
-    options: Options,
+    ctl: Controller,
     players: [Player; 2],
-    game: Game,
-    /// The moves of the game as it was given (`--start`, `new POS`), which `undo` keeps.
-    base: usize,
-    /// For each move of `game`, whether a person played it.
-    by_human: Vec<bool>,
     task: Option<Task>,
     /// The engine, playing on, waits for the lines typed meanwhile to be handled.
     paused: bool,
-    /// The engine's clock setting, and the seconds left on each colour's clock (used for
-    /// the colours the engine plays).
-    clock: Option<notation::Clock>,
-    left: [f64; 2],
+    /// The engine's clock setting (the clocks themselves are the controller's).
+    time: Option<notation::Clock>,
     tty: bool,
-    /// Picks among the book moves within the randomness of the best.
-    rng: Rng,
-}
-
-fn index(c: Color) -> usize {
-    match c {
-        Color::Black => 0,
-        Color::White => 1,
-    }
 }
 
 /// `Black` or `White`.
@@ -246,8 +232,8 @@ pub fn search_text(info: &Info) -> String {
     match info.solve {
         Some(Solve::Exact) => "solved exactly".to_string(),
         Some(Solve::Wld) => "solved win/loss/draw".to_string(),
-        None if info.selectivity < 100 => {
-            format!("depth {} at {}%", info.depth, info.selectivity)
+        None if info.selectivity < Selectivity::NONE => {
+            format!("depth {} at {}", info.depth, info.selectivity)
         }
         None => format!("depth {}", info.depth),
     }
@@ -312,58 +298,32 @@ fn move_error_text(pos: &Position, mv: Move, e: &MoveError) -> String {
 impl Terminal {
     /// A game as `setup` says, the engine searching with `options`.
     pub fn new(options: Options, setup: Setup) -> Terminal {
-        let main = setup.clock.map_or(0.0, |c| c.main_secs);
+        let mut ctl = Controller::new(options);
+        *ctl.clock_mut() = GameClock::new(setup.clock.map(|c| TimeControl {
+            main: c.main_secs,
+            increment: c.increment,
+            ..TimeControl::default()
+        }));
+        ctl.set_game(setup.game);
         Terminal {
-            options,
+            ctl,
             players: setup.players,
-            base: setup.game.len(),
-            by_human: vec![false; setup.game.len()],
-            game: setup.game,
             task: None,
             paused: false,
-            clock: setup.clock,
-            left: [main; 2],
+            time: setup.clock,
             tty: setup.tty,
-            rng: Rng::new(super::random_seed()),
         }
     }
 
-    /// The clock of the side to move, as the time manager reads it, when the game is timed.
-    fn search_clock(&self, c: Color) -> Option<Clock> {
-        let setting = self.clock?;
-        Some(Clock {
-            remaining: seconds(self.left[index(c)]),
-            increment: seconds(setting.increment),
-            ..Clock::default()
-        })
-    }
-
-    /// Charges `elapsed` to `c`'s clock and adds the increment; the time left, as text.
-    fn charge(&mut self, c: Color, elapsed: Duration) -> Option<String> {
-        let setting = self.clock?;
-        let left = &mut self.left[index(c)];
-        *left = (*left - elapsed.as_secs_f64()).max(0.0) + setting.increment;
-        let t = left.floor() as u64;
+    /// The time left on `c`'s clock, as text, when the game is timed.
+    fn left_text(&self, c: Color) -> Option<String> {
+        self.time?;
+        let t = self.ctl.clock().left(c)?.max(0.0).floor() as u64;
         Some(format!("{}:{:02} left", t / 60, t % 60))
     }
 
-    /// Plays `mv`, by a person or not; on error nothing changes.
-    fn play(&mut self, mv: Move, human: bool) -> Result<(), MoveError> {
-        self.game.play(mv)?;
-        self.by_human.push(human);
-        Ok(())
-    }
-
-    /// Starts again from `game`, whose moves `undo` keeps.
-    fn restart(&mut self, game: Game) {
-        self.base = game.len();
-        self.by_human = vec![false; game.len()];
-        self.game = game;
-        self.left = [self.clock.map_or(0.0, |c| c.main_secs); 2];
-    }
-
     fn player(&self, c: Color) -> Player {
-        self.players[index(c)]
+        self.players[c.index()]
     }
 
     /// `Black (X, you)`, `White (O, Outflank)`.
@@ -387,16 +347,17 @@ impl Terminal {
 
     /// The board, the disc counts and the last move.
     fn show(&self, session: &mut Session) -> io::Result<()> {
-        let pos = self.game.position();
+        let pos = self.ctl.position();
         session.line(&pos.to_string())?;
         let black = pos.black().count_ones();
         let white = pos.white().count_ones();
         let mut status = format!("Black X {black}, White O {white}");
         let last = self
-            .game
+            .ctl
+            .game()
             .moves()
             .iter()
-            .zip(self.game.positions())
+            .zip(self.ctl.game().positions())
             .rev()
             .find(|(m, _)| **m != Move::Pass);
         if let Some((mv, before)) = last {
@@ -407,7 +368,7 @@ impl Terminal {
 
     /// Asks the person for a move (or, at the end of a game, for a command).
     fn prompt(&self, session: &mut Session) -> io::Result<()> {
-        let pos = self.game.position();
+        let pos = self.ctl.position();
         let text = if pos.board.is_game_over() {
             "> ".to_string()
         } else {
@@ -424,19 +385,21 @@ impl Terminal {
     fn advance(&mut self, session: &mut Session) -> io::Result<()> {
         self.paused = false;
         loop {
-            let pos = self.game.position();
+            let pos = self.ctl.position();
             if pos.board.is_game_over() {
                 self.show(session)?;
                 session.line(&format!(
                     "Game over: {}. Moves: {}",
                     result_text(&pos),
-                    transcript(&self.game)
+                    transcript(self.ctl.game())
                 ))?;
                 session.line("new starts another game, undo takes back, save FILE keeps it.")?;
                 return self.prompt(session);
             }
             if pos.board.must_pass() {
-                self.play(Move::Pass, false).expect("a forced pass");
+                self.ctl
+                    .play(Move::Pass, Mover::Engine)
+                    .expect("a forced pass");
                 session.line(&format!(
                     "{} has no move and passes.",
                     self.who(pos.to_move)
@@ -460,91 +423,78 @@ impl Terminal {
     /// The engine's move for the side to move: played at once (true) when it is the only
     /// move or a book move, else a search starts (false).
     fn engine_move(&mut self, session: &mut Session) -> io::Result<bool> {
-        let start = Instant::now();
-        let pos = self.game.position();
-        if let Some(mv) = single_reply(&pos.board) {
-            self.engine_plays(mv, "the only move".into(), start, session)?;
-            return Ok(true);
+        let to_move = self.ctl.position().to_move;
+        match self.ctl.choose(to_move, session) {
+            Ok(Answer::Now(choice)) => {
+                let note = match &choice.source {
+                    Source::Book(m) => format!("{:+} from the book", m.score),
+                    _ => "the only move".to_string(),
+                };
+                self.engine_plays(&choice, note, session)?;
+                Ok(true)
+            }
+            Ok(Answer::Searching) => {
+                self.task = Some(Task::Move);
+                Ok(false)
+            }
+            // The callers ask only for a side to move with a move.
+            Err(_) => Ok(true),
         }
-        if let Some(m) = self.options.book_move(&pos.board, &mut self.rng) {
-            let note = format!("{:+} from the book", m.score);
-            self.engine_plays(m.mv, note, start, session)?;
-            return Ok(true);
-        }
-        let clock = self.search_clock(pos.to_move);
-        let limits = self
-            .options
-            .plan
-            .limits(&pos.board, clock.as_ref(), self.options.threads);
-        self.task = Some(Task::Move { start });
-        session.search(pos.board, limits, true);
-        Ok(false)
     }
 
-    /// Plays the engine's move `mv`, chosen since `start`, and says so with `note`.
+    /// Plays the engine's `choice` and says so with `note`.
     fn engine_plays(
         &mut self,
-        mv: Move,
+        choice: &Choice,
         mut note: String,
-        start: Instant,
         session: &mut Session,
     ) -> io::Result<()> {
-        let pos = self.game.position();
-        if let Err(e) = self.play(mv, false) {
+        let mv = choice.mv;
+        if let Err(e) = self.ctl.commit(choice) {
             // Cannot happen: the engine's moves come from the rules. Say so and stop playing.
             log::error!("the engine chose {mv}: {e}");
             return session.line(&format!("{NAME} chose an illegal move {mv}: {e}"));
         }
-        if let Some(left) = self.charge(pos.to_move, start.elapsed()) {
+        if let Some(left) = self.left_text(choice.color) {
             note.push_str(", ");
             note.push_str(&left);
         }
-        session.line(&format!("{} plays {mv}: {note}.", self.who(pos.to_move)))?;
-        if self.players == [Player::Engine; 2] && !self.game.is_over() {
+        session.line(&format!("{} plays {mv}: {note}.", self.who(choice.color)))?;
+        if self.players == [Player::Engine; 2] && !self.ctl.game().is_over() {
             self.show(session)?;
         }
         Ok(())
     }
 
-    /// `undo`: back to before the last move a person played (the engine's replies after
-    /// it go too), never into the moves the game was given.
-    fn undo(&mut self) -> Result<(), &'static str> {
-        let Some(last) = (self.base..self.game.len())
-            .rev()
-            .find(|&i| self.by_human[i])
-        else {
-            return Err("no move of yours to take back");
-        };
-        while self.game.len() > last {
-            self.game.undo();
-            self.by_human.pop();
-        }
-        Ok(())
-    }
-
     fn hint(&mut self, n: usize, session: &mut Session) -> io::Result<()> {
-        let board = self.game.position().board;
-        if board.is_game_over() {
-            session.line("The game is over: no move to hint.")?;
-            return self.prompt(session);
-        }
-        if let Some(hints) = self.options.book_hints(&board, n) {
-            for (i, (m, line)) in hints.iter().enumerate() {
-                session.line(&format!(
-                    "  {}. {} {:+} (book)  {}",
-                    i + 1,
-                    m.mv,
-                    m.score,
-                    move_list(line)
-                ))?;
+        match self.ctl.hint(n, session) {
+            Hints::GameOver => {
+                session.line("The game is over: no move to hint.")?;
+                self.prompt(session)
             }
-            return self.prompt(session);
+            Hints::Book(hints) => {
+                for (i, (m, line)) in hints.iter().enumerate() {
+                    session.line(&format!(
+                        "  {}. {} {:+} (book)  {}",
+                        i + 1,
+                        m.mv,
+                        m.score,
+                        move_list(line)
+                    ))?;
+                }
+                self.prompt(session)
+            }
+            Hints::MustPass => {
+                let board = self.ctl.position().board;
+                self.ctl.analyze(board, n, session);
+                self.task = Some(Task::Hint);
+                Ok(())
+            }
+            Hints::Searching => {
+                self.task = Some(Task::Hint);
+                Ok(())
+            }
         }
-        let mut limits = self.options.analysis_limits(&board);
-        limits.multipv = n;
-        self.task = Some(Task::Hint);
-        session.search(board, limits, false);
-        Ok(())
     }
 
     /// Who played `c`'s moves since the game was given: `human`, the engine's name, or both
@@ -552,12 +502,13 @@ impl Terminal {
     /// played yet.
     fn player_name(&self, c: Color) -> String {
         let (mut human, mut engine) = (false, false);
-        for i in self.base..self.game.len() {
-            if self.game.positions()[i].to_move == c && self.game.moves()[i] != Move::Pass {
-                if self.by_human[i] {
-                    human = true;
-                } else {
-                    engine = true;
+        let game = self.ctl.game();
+        for ((mover, pos), mv) in self.ctl.movers().zip(game.positions()).zip(game.moves()) {
+            if pos.to_move == c && *mv != Move::Pass {
+                match mover {
+                    Mover::Other => human = true,
+                    Mover::Engine => engine = true,
+                    Mover::Given => {}
                 }
             }
         }
@@ -573,18 +524,18 @@ impl Terminal {
     }
 
     fn save(&self, path: &str) -> Result<(), String> {
-        let mut ggf = GgfGame::from_game(&self.game);
+        let mut ggf = GgfGame::from_game(self.ctl.game());
         ggf.black = Some(self.player_name(Color::Black));
         ggf.white = Some(self.player_name(Color::White));
         // The engine's clock, for the colours it plays.
-        let clock = |p: Player| self.clock.filter(|_| p == Player::Engine);
+        let clock = |p: Player| self.time.filter(|_| p == Player::Engine);
         ggf.time_black = clock(self.players[0]);
         ggf.time_white = clock(self.players[1]);
         std::fs::write(path, ggf.to_ggf() + "\n").map_err(|e| format!("cannot write {path}: {e}"))
     }
 
     fn handle(&mut self, command: Command, session: &mut Session) -> io::Result<Flow> {
-        let pos = self.game.position();
+        let pos = self.ctl.position();
         let human_to_move = !pos.board.is_game_over() && self.player(pos.to_move) == Player::Human;
         match command {
             Command::Quit => return Ok(Flow::Quit),
@@ -599,7 +550,7 @@ impl Terminal {
                 self.prompt(session)?;
             }
             Command::Moves => {
-                let t = transcript(&self.game);
+                let t = transcript(self.ctl.game());
                 session.line(if t.is_empty() { "(no move yet)" } else { &t })?;
                 self.prompt(session)?;
             }
@@ -610,7 +561,7 @@ impl Terminal {
                 } else if !human_to_move {
                     session.line(&format!("It is {NAME}'s move."))?;
                 } else {
-                    match self.play(mv, true) {
+                    match self.ctl.play(mv, Mover::Other) {
                         Ok(()) => self.advance(session)?,
                         Err(e) => {
                             session
@@ -620,13 +571,14 @@ impl Terminal {
                     }
                 }
             }
-            Command::Undo => match self.undo() {
-                Ok(()) => self.advance(session)?,
-                Err(why) => {
-                    session.line(&format!("Cannot undo: {why}."))?;
+            Command::Undo => {
+                if self.ctl.take_back() {
+                    self.advance(session)?
+                } else {
+                    session.line("Cannot undo: no move of yours to take back.")?;
                     self.prompt(session)?;
                 }
-            },
+            }
             Command::Hint(n) => self.hint(n, session)?,
             Command::Go => {
                 if pos.board.is_game_over() {
@@ -657,7 +609,7 @@ impl Terminal {
                 };
                 match game {
                     Ok(g) => {
-                        self.restart(g);
+                        self.ctl.set_game(g);
                         session.line("New game.")?;
                         self.advance(session)?;
                     }
@@ -675,14 +627,14 @@ impl Terminal {
                 self.prompt(session)?;
             }
             Command::Set(None) => {
-                session.line(&self.options.describe())?;
+                session.line(&self.ctl.options().describe())?;
                 self.prompt(session)?;
             }
             Command::Set(Some((key, value))) => {
-                match self.options.set(&key, &value, session) {
+                match self.ctl.set_option(&key, &value, session) {
                     // The value as it now is (`10` for `level 10`, `none` for `time off`).
                     Ok(()) => {
-                        let now = self.options.describe();
+                        let now = self.ctl.options().describe();
                         let prefix = format!("{key} ");
                         let line = now.lines().find(|l| l.starts_with(&prefix));
                         session.line(line.unwrap_or(&key))?
@@ -798,27 +750,24 @@ impl Frontend for Terminal {
                 ))?;
                 self.prompt(session)?;
             }
-            Some(Task::Move { start }) => {
-                let pos = self.game.position();
-                let (mv, note) = match info.best() {
-                    Some(l) => (
-                        l.mv,
-                        format!(
-                            "{}, {}, {:.2} s",
-                            score_text(l.score, info.solve),
-                            search_text(&info),
-                            start.elapsed().as_secs_f64()
-                        ),
-                    ),
-                    // No result at all (the search failed): any legal move beats none.
-                    None => (
-                        pos.legal_moves().first().copied().unwrap_or(Move::Pass),
-                        "no search result".to_string(),
-                    ),
+            Some(Task::Move) => {
+                let found = info.best().map(|l| {
+                    format!(
+                        "{}, {}",
+                        score_text(l.score, info.solve),
+                        search_text(&info)
+                    )
+                });
+                let Some(choice) = self.ctl.searched(info) else {
+                    return Ok(Flow::Continue);
                 };
-                self.engine_plays(mv, note, start, session)?;
+                let note = match found {
+                    Some(f) => format!("{f}, {:.2} s", choice.elapsed.as_secs_f64()),
+                    None => "no search result".to_string(),
+                };
+                self.engine_plays(&choice, note, session)?;
                 // Who moves next, after a forced pass.
-                let pos = self.game.position();
+                let pos = self.ctl.position();
                 let mover = if pos.board.must_pass() {
                     pos.to_move.opposite()
                 } else {

@@ -484,7 +484,7 @@ impl Searcher<'_> {
 mod tests {
     use super::*;
     use crate::board::Square;
-    use crate::train::{Rng, random_board};
+    use crate::rng::{Rng, random_board};
 
     #[test]
     fn odd_quadrants_hold_the_empties_of_odd_quadrants() {

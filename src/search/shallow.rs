@@ -412,7 +412,7 @@ pub fn solve(
 mod tests {
     use super::*;
     use crate::board::fast_path_available;
-    use crate::train::{Rng, random_board};
+    use crate::rng::{Rng, random_board};
 
     #[cfg(target_arch = "x86_64")]
     #[test]

@@ -12,7 +12,7 @@
 //! Playing instantly when there is a single legal move is the front-end's job (it does not
 //! even need a search); [`single_reply`] tells it when.
 
-use super::{Limits, Solve};
+use super::{Limits, Selectivity, Solve};
 use crate::board::{Board, Move, Square};
 use std::time::Duration;
 
@@ -26,7 +26,7 @@ pub struct LevelParams {
     /// Midgame depth in plies.
     pub depth: u32,
     /// Selectivity of the midgame search (0..=5, 5 = no probcut).
-    pub selectivity: u8,
+    pub selectivity: Selectivity,
     /// Solve exactly from this many empties down.
     pub exact_empties: u32,
     /// Solve win/loss/draw from this many empties down (at least `exact_empties`).
@@ -66,11 +66,11 @@ impl Level {
             _ => l,
         }
         .min(60);
-        let selectivity = match l {
+        let selectivity = Selectivity::new(match l {
             0..=4 => 5,
             5..=17 => 2,
             _ => 1,
-        };
+        });
         LevelParams {
             depth: l,
             selectivity,
@@ -357,7 +357,7 @@ mod tests {
             assert!(p.depth > last.depth);
             assert!(p.exact_empties >= last.exact_empties);
             assert!(p.wld_empties >= p.exact_empties);
-            assert!(p.selectivity <= 5);
+            assert!(p.selectivity <= Selectivity::NONE);
             last = p;
         }
         assert_eq!(Level::new(60).params().exact_empties, 60);

@@ -41,7 +41,7 @@ pub struct ReferenceConfig {
     /// Depth of the deep searches.
     pub depth: u32,
     /// Selectivity level of the deep searches (0..=5; 5: no probcut).
-    pub selectivity: u8,
+    pub selectivity: crate::search::Selectivity,
     /// Hash table per engine, in MB.
     pub hash_mb: usize,
 }

@@ -230,7 +230,7 @@ pub fn fit(
     if let Some(max) = cfg.max_samples
         && max < chosen.len()
     {
-        let mut rng = super::Rng::new(cfg.seed);
+        let mut rng = crate::rng::Rng::new(cfg.seed);
         for i in 0..max {
             let j = i + rng.below((chosen.len() - i) as u64) as usize;
             chosen.swap(i, j);
@@ -304,9 +304,9 @@ pub fn fit(
 mod tests {
     use super::*;
     use crate::board::{Board, Square};
+    use crate::rng::{Rng, random_bit};
     use crate::search::{Engine, EngineConfig};
     use crate::train::data::{GameRecord, LabelConfig, label_game};
-    use crate::train::{Rng, random_bit};
 
     /// Random games whose result favours the side with more corners at the end.
     fn synthetic_samples(n: usize) -> Vec<Sample> {

@@ -13,13 +13,12 @@
 //! theoretical scores) against the shallow midgame search that the selective endgame search
 //! uses; sigma fitted as a linear formula in empties and shallow depth.
 
-use super::Rng;
 use super::data::{GameRecord, is_held_out, map_with_engines, solve_exact};
 use crate::board::Board;
 use crate::eval::{PHASES, Weights, phase};
-use crate::search::context::NO_SELECTIVITY;
-use crate::search::probcut::ProbcutParams;
+use crate::rng::Rng;
 use crate::search::{Engine, EngineConfig, Limits};
+use crate::search::{ProbcutParams, Selectivity};
 use indicatif::ProgressBar;
 use std::sync::Arc;
 
@@ -106,7 +105,7 @@ fn depth_scores(engine: &Engine, b: Board, max: u32) -> Vec<i32> {
     let mut v = vec![engine.evaluate(&b)];
     let limits = Limits {
         depth: Some(max),
-        selectivity: NO_SELECTIVITY,
+        selectivity: Selectivity::NONE,
         ..Limits::default()
     };
     engine.search(b, &limits, &mut |info| {

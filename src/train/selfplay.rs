@@ -7,10 +7,10 @@
 //! table and searches on one thread, so the games depend only on the seed and the weights.
 
 use super::data::{GameRecord, map_with_engines};
-use super::{Rng, random_bit};
 use crate::board::{Board, Move, Square};
 use crate::eval::Weights;
 use crate::notation::wthor::{WthorFile, WthorGame, WthorHeader};
+use crate::rng::{Rng, random_bit};
 use crate::search::{Engine, EngineConfig, Limits, Solve};
 use indicatif::ProgressBar;
 use std::sync::Arc;

@@ -1,0 +1,505 @@
+//! The one game controller every front-end stands on (Edax's `play.c` plays this part):
+//! the game and its history, both clocks, passes (explicit and implicit), undo, the engine
+//! options, and the move policy: the only move or a book move at once, else a search
+//! budgeted by the time manager on the worker thread, which input can interrupt.
+//!
+//! A front-end (GTP, NBoard, the terminal game, the GGS client) parses its input into a
+//! command and translates it into calls on a [`Controller`], then translates the answers
+//! back into its protocol. The threads under it (the search [`Worker`], the driver loop
+//! [`run`]) live in [`session`].
+//!
+//! - [`options`]: the engine options, set by name, and the book they open.
+//! - [`clock`]: both players' clocks and their time controls.
+//! - [`session`]: the worker thread, the session a front-end writes to, the driver loop.
+
+pub mod clock;
+pub mod options;
+pub mod session;
+
+pub use clock::{GameClock, TimeControl};
+pub use options::Options;
+pub use session::{Event, Flow, Frontend, Input, Interrupt, Session, Worker, events, run};
+
+use crate::board::{Board, Color, Move, MoveError, Position, Square};
+use crate::book::{BookMove, Builder};
+use crate::game::Game;
+use crate::rng::{Rng, random_seed};
+use crate::search::{Engine, EngineConfig, Info, Limits, single_reply};
+use std::time::{Duration, Instant};
+
+/// Who played a move of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mover {
+    /// It came with the game (a start position's moves, a GUI's `set game`): undo keeps it.
+    Given,
+    /// The engine chose it ([`Controller::commit`]).
+    Engine,
+    /// The other side: a person, a GUI, a server.
+    Other,
+}
+
+/// What the controller knows of each move of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Mark {
+    mover: Mover,
+    /// A pass the controller inserted because a move came for the colour not to move while
+    /// the side to move had to pass (GTP's implicit pass); undone with the move after it.
+    implicit: bool,
+}
+
+/// Where a chosen move comes from.
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// The only legal move (or a forced pass): no search.
+    Only,
+    /// The opening book, with the move's value in discs for the side to move.
+    Book(BookMove),
+    /// A search, with its last report (a search that failed gives an empty one, and the
+    /// move is then the first legal one).
+    Search(Info),
+}
+
+/// A move the controller chose for a colour.
+#[derive(Clone, Debug)]
+pub struct Choice {
+    /// The colour it is for.
+    pub color: Color,
+    /// The move.
+    pub mv: Move,
+    /// Its value in discs for `color`, when a book or a search gave one.
+    pub score: Option<i32>,
+    /// Where it comes from.
+    pub source: Source,
+    /// The time from the request to the choice.
+    pub elapsed: Duration,
+}
+
+/// The answer to a move request ([`Controller::choose`]).
+#[derive(Clone, Debug)]
+pub enum Answer {
+    /// Chosen at once (the only move, a book move).
+    Now(Choice),
+    /// A search runs; its result comes to the front-end's `done`, which hands it to
+    /// [`Controller::searched`].
+    Searching,
+}
+
+/// Why a move request has no answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The game is over.
+    GameOver,
+    /// The other colour is to move and has a move.
+    NotToMove(Color),
+}
+
+/// A move request that waits for its search.
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    color: Color,
+    board: Board,
+    asked: Instant,
+}
+
+/// What a hint request gives ([`Controller::hint`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Hints {
+    /// The best book moves, each with the book's line after it (the move first).
+    Book(Vec<(BookMove, Vec<Move>)>),
+    /// A search runs; its reports come to the front-end.
+    Searching,
+    /// The game is over: nothing to hint.
+    GameOver,
+    /// The side to move must pass.
+    MustPass,
+}
+
+/// What [`Controller::learn`] did with the book.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Learned {
+    /// Saved to the book file, with this many positions.
+    Saved(usize),
+    /// Not saved (why); the book learned stays for the session.
+    NotSaved(String),
+    /// No book file to save to: learned for the session; this many positions.
+    ForSession(usize),
+}
+
+/// The game controller: one game, its clocks, the engine options, the move policy.
+pub struct Controller {
+    options: Options,
+    game: Game,
+    marks: Vec<Mark>,
+    clock: GameClock,
+    /// A single legal move gets a short search, for the value a protocol reports with it.
+    score_forced: bool,
+    pending: Option<Pending>,
+    /// Picks among the book moves within the randomness of the best.
+    rng: Rng,
+}
+
+/// The limits of the short search that scores a forced move ([`Controller::score_forced_moves`]).
+fn forced_move_limits() -> Limits {
+    Limits {
+        depth: Some(8),
+        time: Some(Duration::from_millis(50)),
+        ..Limits::default()
+    }
+}
+
+impl Controller {
+    /// A controller with these options, the start position and no clock.
+    pub fn new(options: Options) -> Controller {
+        Controller {
+            options,
+            game: Game::default(),
+            marks: Vec::new(),
+            clock: GameClock::untimed(),
+            score_forced: false,
+            pending: None,
+            rng: Rng::new(random_seed()),
+        }
+    }
+
+    /// Makes a single legal move get a short search (depth 8, at most 50 ms) for its value,
+    /// for protocols that report one with each move (NBoard).
+    pub fn score_forced_moves(mut self, on: bool) -> Controller {
+        self.score_forced = on;
+        self
+    }
+
+    /// The engine options.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The engine options, to change (threads and hash size reach the engine only through
+    /// [`Controller::set_option`]).
+    pub fn options_mut(&mut self) -> &mut Options {
+        &mut self.options
+    }
+
+    /// Sets one engine option by name (see [`Options::set`]); on error nothing changes.
+    pub fn set_option(&mut self, key: &str, value: &str, session: &Session) -> Result<(), String> {
+        self.options.set(key, value, session)
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The current position.
+    pub fn position(&self) -> Position {
+        self.game.position()
+    }
+
+    /// The clocks.
+    pub fn clock(&self) -> &GameClock {
+        &self.clock
+    }
+
+    /// The clocks, to set (a protocol's time settings and reports).
+    pub fn clock_mut(&mut self) -> &mut GameClock {
+        &mut self.clock
+    }
+
+    /// A new game: `game`, whose moves [`Controller::take_back`] keeps; the clocks restart.
+    pub fn set_game(&mut self, game: Game) {
+        self.marks = vec![
+            Mark {
+                mover: Mover::Given,
+                implicit: false,
+            };
+            game.len()
+        ];
+        self.game = game;
+        self.pending = None;
+        self.clock.restart();
+    }
+
+    /// Who played each move of the game.
+    pub fn movers(&self) -> impl Iterator<Item = Mover> + '_ {
+        self.marks.iter().map(|m| m.mover)
+    }
+
+    /// Plays `mv` for the side to move; on error nothing changes.
+    pub fn play(&mut self, mv: Move, mover: Mover) -> Result<(), MoveError> {
+        self.game.play(mv)?;
+        self.marks.push(Mark {
+            mover,
+            implicit: false,
+        });
+        Ok(())
+    }
+
+    /// Plays `mv` for `color`. When `color` is not to move but the side to move must pass,
+    /// the pass is played first, marked implicit: [`Controller::undo`] takes it back with
+    /// the move. On error nothing changes.
+    pub fn play_as(&mut self, color: Color, mv: Move, mover: Mover) -> Result<(), MoveError> {
+        let before = self.game.len();
+        self.game.play_as(color, mv)?;
+        if self.game.len() == before + 2 {
+            self.marks.push(Mark {
+                mover,
+                implicit: true,
+            });
+        }
+        self.marks.push(Mark {
+            mover,
+            implicit: false,
+        });
+        Ok(())
+    }
+
+    /// The colour a move given as a bare square is for: the side to move, or the other side
+    /// when the side to move must pass and the square is legal for the other side (the
+    /// implicit pass of NBoard and of transcripts).
+    pub fn mover_of(&self, mv: Move) -> Color {
+        let pos = self.game.position();
+        match mv {
+            Move::Play(_) if pos.play(mv).is_err() && pos.board.must_pass() => {
+                pos.to_move.opposite()
+            }
+            _ => pos.to_move,
+        }
+    }
+
+    /// Takes back the last move, and the implicit passes before it. False at the start.
+    pub fn undo(&mut self) -> bool {
+        if self.game.undo().is_none() {
+            return false;
+        }
+        self.marks.pop();
+        while self.marks.last().is_some_and(|m| m.implicit) {
+            self.game.undo();
+            self.marks.pop();
+        }
+        true
+    }
+
+    /// Takes back the last move of [`Mover::Other`] and every move after it, never a move
+    /// the game was given. False (and nothing changes) when there is none.
+    pub fn take_back(&mut self) -> bool {
+        let Some(last) = self.marks.iter().rposition(|m| m.mover == Mover::Other) else {
+            return false;
+        };
+        while self.game.len() > last {
+            self.game.undo();
+            self.marks.pop();
+        }
+        true
+    }
+
+    /// The book move of `board`, when the book is on and holds it.
+    fn book_move(&mut self, board: &Board) -> Option<BookMove> {
+        self.options.book_move(board, &mut self.rng)
+    }
+
+    /// Asks for `color`'s move, to be played now (when the other colour is to move and must
+    /// pass, the move after its pass). The only move and a book move come at once; otherwise
+    /// a search starts on `session`, budgeted by the time manager within `color`'s clock
+    /// and the options' level, depth and time per move, and its result comes back through
+    /// the front-end's `done` to [`Controller::searched`]. Nothing is played: the front-end
+    /// plays the choice with [`Controller::commit`], or not (GTP's `reg_genmove`).
+    pub fn choose(&mut self, color: Color, session: &mut Session) -> Result<Answer, Refusal> {
+        let asked = Instant::now();
+        let pos = self.game.position();
+        if pos.board.is_game_over() {
+            return Err(Refusal::GameOver);
+        }
+        let board = if pos.to_move == color {
+            pos.board
+        } else if pos.board.must_pass() {
+            pos.board.passed()
+        } else {
+            return Err(Refusal::NotToMove(pos.to_move));
+        };
+        let now = |mv, score, source| {
+            Ok(Answer::Now(Choice {
+                color,
+                mv,
+                score,
+                source,
+                elapsed: asked.elapsed(),
+            }))
+        };
+        let single = single_reply(&board);
+        if let (Some(mv), false) = (single, self.score_forced) {
+            return now(mv, None, Source::Only);
+        }
+        if let Some(m) = self.book_move(&board) {
+            log::info!("{color}: book move {} ({:+})", m.mv, m.score);
+            return now(m.mv, Some(m.score), Source::Book(m));
+        }
+        let limits = if single.is_some() {
+            forced_move_limits()
+        } else {
+            self.options.plan.limits(
+                &board,
+                self.clock.for_search(color).as_ref(),
+                self.options.threads,
+            )
+        };
+        log::debug!("{color} to move: {limits:?}");
+        self.pending = Some(Pending {
+            color,
+            board,
+            asked,
+        });
+        session.search(board, limits, true);
+        Ok(Answer::Searching)
+    }
+
+    /// The choice a finished search gives for the request of [`Controller::choose`]; `None`
+    /// when no move request waits (the search was an analysis).
+    pub fn searched(&mut self, info: Info) -> Option<Choice> {
+        let p = self.pending.take()?;
+        let (mv, score) = match info.best() {
+            Some(l) => (l.mv, Some(l.score)),
+            // No result at all (the search failed): any legal move beats no answer.
+            None => (
+                single_reply(&p.board)
+                    .or_else(|| Square::iter(p.board.moves()).next().map(Move::Play))
+                    .unwrap_or(Move::Pass),
+                None,
+            ),
+        };
+        Some(Choice {
+            color: p.color,
+            mv,
+            score,
+            source: Source::Search(info),
+            elapsed: p.asked.elapsed(),
+        })
+    }
+
+    /// True while a move request waits for its search.
+    pub fn choosing(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// Plays a choice of [`Controller::choose`] (after the other side's implicit pass when
+    /// there is one) and charges its time to the colour's clock.
+    pub fn commit(&mut self, choice: &Choice) -> Result<(), MoveError> {
+        self.play_as(choice.color, choice.mv, Mover::Engine)?;
+        self.clock
+            .charge(choice.color, choice.elapsed, choice.mv != Move::Pass);
+        Ok(())
+    }
+
+    /// The best `n` moves of the current position: from the book when it holds the position,
+    /// else by a search at the analysis level (its reports come to the front-end).
+    pub fn hint(&mut self, n: usize, session: &mut Session) -> Hints {
+        let board = self.game.position().board;
+        if board.is_game_over() {
+            return Hints::GameOver;
+        }
+        if board.must_pass() {
+            return Hints::MustPass;
+        }
+        if let Some(hints) = self.options.book_hints(&board, n) {
+            return Hints::Book(hints);
+        }
+        self.analyze(board, n, session);
+        Hints::Searching
+    }
+
+    /// Starts an analysis of `board` at the options' analysis level, scoring its best
+    /// `multipv` moves, without the book (its reports come to the front-end).
+    pub fn analyze(&mut self, board: Board, multipv: usize, session: &mut Session) {
+        let mut limits = self.options.analysis_limits(&board);
+        limits.multipv = multipv.max(1);
+        log::debug!("analysis: {limits:?}");
+        self.pending = None;
+        session.search(board, limits, false);
+    }
+}
+
+impl Controller {
+    /// Adds the game's positions up to `plies` moves in to the book, each new one scored by
+    /// a search of `depth` (with an engine of its own, so the game's table stays), and saves
+    /// the book to the options' book file when there is one.
+    pub fn learn(&mut self, depth: u32, plies: usize) -> Learned {
+        let engine = Engine::new(EngineConfig {
+            threads: self.options.threads.max(1),
+            hash_mb: 16,
+        });
+        let book = (*self.options.opening_book).clone();
+        let mut builder = Builder::new(&engine, book, depth);
+        builder.learn(&self.game.start().board, self.game.moves(), plies);
+        let book = builder.book;
+        let learned = match &self.options.book_file {
+            Some(path) => match crate::book::file::save(&book, path) {
+                Ok(()) => Learned::Saved(book.len()),
+                Err(e) => Learned::NotSaved(format!("{e:#}")),
+            },
+            None => Learned::ForSession(book.len()),
+        };
+        self.options.opening_book = std::sync::Arc::new(book);
+        learned
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Move {
+        Move::Play(s.parse().unwrap())
+    }
+
+    /// A game that reaches a position where the side to move must pass, and the position.
+    fn game_before_a_pass() -> (Game, Position) {
+        let mut rng = Rng::new(7);
+        loop {
+            let mut g = Game::default();
+            while !g.is_over() {
+                let pos = g.position();
+                if pos.board.must_pass() {
+                    return (g, pos);
+                }
+                let moves = pos.legal_moves();
+                let mv = moves[rng.below(moves.len() as u64) as usize];
+                g.play(mv).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn implicit_passes_are_undone_with_their_move() {
+        let (g, pos) = game_before_a_pass();
+        let other = pos.to_move.opposite();
+        let mv = pos.play(Move::Pass).unwrap().legal_moves()[0];
+        let mut c = Controller::new(Options::default());
+        c.set_game(g.clone());
+        assert_eq!(
+            c.mover_of(mv),
+            other,
+            "a square for the side after the pass"
+        );
+        c.play_as(other, mv, Mover::Other).unwrap();
+        assert_eq!(c.game().len(), g.len() + 2, "the pass, then the move");
+        assert!(c.undo());
+        assert_eq!(c.game(), &g, "undo takes the move and its implicit pass");
+        // An explicit pass is a move of its own.
+        c.play(Move::Pass, Mover::Other).unwrap();
+        c.play(mv, Mover::Other).unwrap();
+        assert!(c.undo());
+        assert_eq!(c.game().len(), g.len() + 1);
+    }
+
+    #[test]
+    fn take_back_keeps_the_given_moves() {
+        let mut g = Game::default();
+        g.play(sq("f5")).unwrap();
+        let mut c = Controller::new(Options::default());
+        c.set_game(g);
+        assert!(!c.take_back());
+        c.play(sq("d6"), Mover::Other).unwrap();
+        c.play(sq("c3"), Mover::Engine).unwrap();
+        assert!(c.take_back());
+        assert_eq!(c.game().len(), 1);
+        assert_eq!(c.movers().collect::<Vec<_>>(), vec![Mover::Given]);
+    }
+}

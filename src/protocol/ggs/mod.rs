@@ -1,0 +1,13 @@
+//! GGS, the Generic Game Server, and its Othello service `/os`: what a client needs to play
+//! there (see `docs/ggs.md` in the shared folder for the protocol as the public clients show
+//! it).
+//!
+//! - [`message`]: the server's text framed into messages ([`message::Framer`]) and parsed
+//!   into types ([`message::Message`]: prompts, match requests, match start and end, the
+//!   verbose `join`/`update` boards with their clocks, errors, tells), the GGS clock and game
+//!   type syntaxes, and every line the client sends ([`message::outgoing`]). Pure functions:
+//!   no I/O, no threads.
+
+#![warn(missing_docs)]
+
+pub mod message;

@@ -111,6 +111,8 @@ pub enum Step {
     Probcut,
     /// `outflank book learn`: the leaf searches of the positions games bring into a book.
     BookLearn,
+    /// `outflank book build`: the leaf searches of one round of expansion of a book.
+    BookBuild,
     /// `outflank solve`: solves of an OBF file's positions.
     Solve,
     /// `outflank analyze`: the best moves of positions, one a line.
@@ -119,11 +121,12 @@ pub enum Step {
 
 impl Step {
     /// Every step, in a fixed order.
-    pub const ALL: [Step; 6] = [
+    pub const ALL: [Step; 7] = [
         Step::Selfplay,
         Step::Data,
         Step::Probcut,
         Step::BookLearn,
+        Step::BookBuild,
         Step::Solve,
         Step::Analyze,
     ];
@@ -135,6 +138,7 @@ impl Step {
             Step::Data => "data",
             Step::Probcut => "probcut",
             Step::BookLearn => "book-learn",
+            Step::BookBuild => "book-build",
             Step::Solve => "solve",
             Step::Analyze => "analyze",
         }
@@ -377,9 +381,15 @@ impl ShardFile {
 }
 
 /// Writes `bytes` to `path` through a temporary file beside it and a rename: a reader never
-/// sees half of it, and a process killed midway leaves the old file (or none).
+/// sees half of it, and a process killed midway leaves the old file (or none). A path that
+/// is there and is not a regular file (`/dev/null`, a pipe) is written into as it is: a
+/// rename would put a file in its place.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     use anyhow::Context;
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        return std::fs::write(path, bytes)
+            .with_context(|| format!("cannot write {}", path.display()));
+    }
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -670,6 +680,27 @@ mod tests {
             ShardFile::from_bytes(b"WTHOR..."),
             Err(ShardError::NotAShard)
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_is_written_into_not_replaced() {
+        let dir = std::env::temp_dir().join(format!("outflank-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("out");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            return; // no mkfifo here
+        }
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(fifo).unwrap())
+        };
+        write_atomically(&fifo, b"merged").unwrap();
+        assert_eq!(reader.join().unwrap(), b"merged");
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -406,21 +406,7 @@ fn data_and_probcut_shards_are_one_process_byte_for_byte() {
 #[test]
 fn book_learn_shards_merge_to_the_same_book() {
     let dir = temp("book");
-    let base = dir.join("base.book");
-    ok(outflank(&[
-        "book",
-        "build",
-        "--out",
-        s(&base),
-        "--plies",
-        "3",
-        "--depth",
-        "3",
-        "--positions",
-        "6",
-        "--hash",
-        "8",
-    ]));
+    let base = base_book(&dir);
     let games = "f5d6c3d3c4f4f6f3e6e7\nf5f6e6f4e3c5c4\nf5f4e3f6d3\nc4c3d3c5b4\nf5d6c5f4e3f6\n";
     let games_file = dir.join("games.txt");
     std::fs::write(&games_file, games).unwrap();
@@ -466,5 +452,140 @@ fn book_learn_shards_merge_to_the_same_book() {
     ok(outflank(&one_by_one));
     assert_eq!(std::fs::read(&plain).unwrap().len(), books[0].len());
     assert!(std::fs::read(&base).unwrap().len() < books[0].len());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The options of the book-build rounds of the tests.
+const ROUND: [&str; 10] = [
+    "--plies",
+    "6",
+    "--depth",
+    "4",
+    "--width",
+    "2",
+    "--hash",
+    "8",
+    "--positions",
+    "200",
+];
+
+/// Runs a round of `book build` from `from` in `n` shards into `dir`, merges it into
+/// `dir/merged.book` and returns its path.
+fn build_round(from: &Path, n: u32, dir: &Path) -> PathBuf {
+    let mut a = vec!["book", "build", "--from", s(from)];
+    a.extend_from_slice(&ROUND);
+    shards(&a, n, dir, None);
+    let out = dir.join("merged.book");
+    ok(outflank(&["merge", s(dir), "--out", s(&out)]));
+    out
+}
+
+/// A small book to start from, by a plain build.
+fn base_book(dir: &Path) -> PathBuf {
+    let base = dir.join("base.book");
+    ok(outflank(&[
+        "book",
+        "build",
+        "--out",
+        s(&base),
+        "--plies",
+        "3",
+        "--depth",
+        "3",
+        "--positions",
+        "6",
+        "--hash",
+        "8",
+    ]));
+    base
+}
+
+#[test]
+fn book_build_rounds_in_any_number_of_shards_give_the_same_books() {
+    let dir = temp("build");
+    let base = base_book(&dir);
+    let mut last = Vec::new();
+    for n in [1, 2, 3, 4] {
+        let r1 = build_round(&base, n, &dir.join(format!("n{n}-r1")));
+        let r2 = build_round(&r1, n, &dir.join(format!("n{n}-r2")));
+        let books = [&base, &r1, &r2].map(|p| std::fs::read(p).unwrap());
+        // Each round adds positions (24 bytes each).
+        assert!(books[0].len() < books[1].len() && books[1].len() < books[2].len());
+        if n > 1 {
+            assert!(books[1..] == last[..], "{n} shards differ from one");
+        }
+        last = books[1..].to_vec();
+    }
+    // The shards of a round are named for the book it starts from.
+    let names: Vec<String> = std::fs::read_dir(dir.join("n2-r2"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".shard"))
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(names.iter().all(|n| n.starts_with("book-build-input")));
+    // The merged book plays: the start position's moves are in it.
+    let merged = dir.join("n3-r2/merged.book");
+    let shown = text(&ok(outflank(&["book", "show", "start", "--book", s(&merged)])).stdout);
+    assert!(shown.contains(" book "), "{shown}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_book_build_shard_of_another_round_or_truncated_is_refused() {
+    let dir = temp("build-bad");
+    let base = base_book(&dir);
+    let r1 = build_round(&base, 2, &dir.join("r1"));
+    let r2 = dir.join("r2");
+    let mut a = vec!["book", "build", "--from", s(&r1)];
+    a.extend_from_slice(&ROUND);
+    shards(&a, 2, &r2, None);
+    let name = |d: &Path, k: u32| {
+        std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .find(|n| n.ends_with(&format!("-{k}of2.shard")))
+            .unwrap()
+    };
+    let (old, new) = (name(&dir.join("r1"), 1), name(&r2, 1));
+    assert_ne!(old, new, "rounds share a name");
+    let good = std::fs::read(r2.join(&new)).unwrap();
+    // Round 1's shard 1 among round 2's: another run (another starting book).
+    std::fs::remove_file(r2.join(&new)).unwrap();
+    std::fs::copy(dir.join("r1").join(&old), r2.join(&old)).unwrap();
+    refused(&r2, &old, "a shard of another run");
+    std::fs::remove_file(r2.join(&old)).unwrap();
+    // A truncated shard.
+    std::fs::write(r2.join(&new), &good[..good.len() - 7]).unwrap();
+    refused(&r2, &new, "truncated");
+    // Whole again: it merges.
+    std::fs::write(r2.join(&new), &good).unwrap();
+    ok(outflank(&[
+        "merge",
+        s(&r2),
+        "--out",
+        s(&dir.join("r2.book")),
+    ]));
+    // --out belongs to a plain build; a damaged starting book is named.
+    let out = outflank(&["book", "build", "--shard", "0/2", "--out", "x.book"]);
+    assert_eq!(out.status.code(), Some(2));
+    let not_a_book = dir.join("games.txt");
+    std::fs::write(&not_a_book, "f5d6\n").unwrap();
+    let out = outflank(&[
+        "book",
+        "build",
+        "--from",
+        s(&not_a_book),
+        "--shard",
+        "0/2",
+        "--shard-dir",
+        s(&dir),
+    ]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("games.txt") && !err.contains("panicked"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

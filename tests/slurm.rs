@@ -2,6 +2,8 @@
 //! `slurm-wlm` and `munge`, started by `cluster/slurm/local-cluster.sh`): the scripts of
 //! `cluster/slurm/` submit the shards and the merge, and the merged file must equal a
 //! one-process run byte for byte, also after a task is cancelled and only it is resubmitted.
+//! A book build in rounds (`book-rounds.sh`: an array and a merge a round, chained) gives the
+//! book of the rounds run one after the other in one process.
 //!
 //! When the cluster cannot start (no Slurm installed, not root) the tests say so loudly and
 //! skip; under CI (`CI=true`) they fail instead.
@@ -235,5 +237,72 @@ fn a_cancelled_task_is_resubmitted_alone_and_merges_to_the_same_bytes() {
     let one = one_process(&dir, &step);
     assert_eq!(one.len(), 16 + 16 * 68);
     assert!(merged == one, "the merged games differ from one process's");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn book_build_rounds_as_chained_arrays_give_the_one_process_book() {
+    let _guard = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    if !cluster_up() {
+        return;
+    }
+    let dir = run_dir("book");
+    let base = dir.join("base.book").display().to_string();
+    ok(
+        BIN,
+        &[
+            "book",
+            "build",
+            "--out",
+            &base,
+            "--plies",
+            "3",
+            "--depth",
+            "3",
+            "--positions",
+            "6",
+            "--hash",
+            "8",
+        ],
+    );
+    let step = [
+        "book", "build", "--plies", "6", "--depth", "4", "--width", "2", "--hash", "8",
+    ];
+    let d = dir.join("run").display().to_string();
+    let mut args = vec![
+        "--dir", &d, "--rounds", "2", "--from", &base, "--shards", "2", "--mem", "200M", "--",
+    ];
+    args.extend_from_slice(&step);
+    let said = ok(scripts().join("book-rounds.sh"), &args);
+    assert!(said.contains("round 2: array"), "{said}");
+    let id = |r: u32, f: &str| {
+        std::fs::read_to_string(dir.join(format!("run/round-{r}/{f}")))
+            .unwrap()
+            .trim()
+            .to_string()
+    };
+    let jobs = [1, 2]
+        .map(|r| format!("{},{}", id(r, "array.jobid"), id(r, "merge.jobid")))
+        .join(",");
+    wait("the two rounds", Duration::from_secs(120), || {
+        queued(&jobs).is_empty()
+    });
+    // The same rounds in one process, one after the other.
+    let mut from = base.clone();
+    for r in 1..=2 {
+        let shards = dir.join(format!("one-{r}")).display().to_string();
+        let mut a = step.to_vec();
+        a.extend_from_slice(&["--from", &from, "--shard", "0/1", "--shard-dir", &shards]);
+        ok(BIN, &a);
+        let out = dir.join(format!("one-{r}.book")).display().to_string();
+        ok(BIN, &["merge", &shards, "--out", &out]);
+        let merged = std::fs::read(dir.join(format!("run/round-{r}/merged.out")))
+            .unwrap_or_else(|e| panic!("round {r}: no merged book ({e})"));
+        assert!(
+            merged == std::fs::read(&out).unwrap(),
+            "round {r}: the cluster's book differs from one process's"
+        );
+        from = out;
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

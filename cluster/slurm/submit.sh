@@ -23,6 +23,8 @@
 #   --time T         time limit per task (sbatch --time, default: the partition's)
 #   --out FILE       the merged output (default RUN/merged.out)
 #   --only LIST      run only these shards (sbatch's array syntax: 1,5,7-9); resubmit.sh uses it
+#   --after JOB      start the array only once job JOB has succeeded (afterok); book-rounds.sh
+#                    chains the rounds of a book build with it
 #   --sbatch "ARGS"  more sbatch options for both jobs (--partition, --account, --qos ...)
 #
 # The binary is $OUTFLANK if set, else `outflank` on the PATH; it must be reachable at that
@@ -30,7 +32,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-dir="" shards="" cpus=1 mem=1G merge_mem="" time="" out="" only="" extra=""
+dir="" shards="" cpus=1 mem=1G merge_mem="" time="" out="" only="" after="" extra=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir=$2; shift 2 ;;
@@ -41,13 +43,14 @@ while [ $# -gt 0 ]; do
     --time) time=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
+    --after) after=$2; shift 2 ;;
     --sbatch) extra=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "submit.sh: unknown option $1 (see the comment at the top of the script)" >&2; exit 2 ;;
   esac
 done
 if [ -z "$dir" ] || [ -z "$shards" ] || [ $# -eq 0 ]; then
-  echo "usage: submit.sh --dir RUN --shards N [--cpus C] [--mem M] [--merge-mem M] [--time T] [--out FILE] [--only LIST] [--sbatch ARGS] -- STEP ARGS..." >&2
+  echo "usage: submit.sh --dir RUN --shards N [--cpus C] [--mem M] [--merge-mem M] [--time T] [--out FILE] [--only LIST] [--after JOB] [--sbatch ARGS] -- STEP ARGS..." >&2
   exit 2
 fi
 case "$shards" in
@@ -75,11 +78,12 @@ case "$out" in /*) ;; *) out=$(pwd)/$out ;; esac
 } >"$dir/run.env"
 
 array=${only:-0-$((shards - 1))}
-time_opt=()
-[ -n "$time" ] && time_opt=(--time="$time")
+array_opt=()
+[ -n "$time" ] && array_opt=(--time="$time")
+[ -n "$after" ] && array_opt+=(--dependency=afterok:"$after")
 # shellcheck disable=SC2086 # $extra is a list of options
 job=$(sbatch --parsable --job-name=outflank-shards --array="$array" \
-  --cpus-per-task="$cpus" --mem="$mem" "${time_opt[@]}" $extra \
+  --cpus-per-task="$cpus" --mem="$mem" "${array_opt[@]}" $extra \
   --output="$dir/logs/shard-%A_%a.out" \
   "$here/shard.sbatch" "$bin" "$dir/shards" "$shards" "$cpus" "$@")
 job=${job%%;*}

@@ -9,7 +9,7 @@
 use super::{Book, Entry, NO_LEAF};
 use crate::board::{Board, Move, Square};
 use crate::search::{Engine, Limits};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// How a book is built.
 #[derive(Clone, Copy, Debug)]
@@ -52,62 +52,13 @@ impl<'a> Builder<'a> {
         self
     }
 
-    /// The best move of `board` that leads out of the book, with its score, by a search;
-    /// `None` when every move leads into the book or there is no move.
-    fn search_leaf(&mut self, board: &Board) -> Option<(Square, i32, u32)> {
-        let moves = board.moves();
-        if moves == 0 {
-            return None;
-        }
-        let in_book = Square::iter(moves)
-            .filter(|&sq| self.book.contains(&board.play(sq).expect("legal")))
-            .count();
-        if in_book == moves.count_ones() as usize {
-            return None;
-        }
-        let limits = Limits {
-            depth: Some(self.depth),
-            multipv: in_book + 1,
-            ..Limits::default()
-        };
-        let info = self.engine.search(*board, &limits, &mut |_| {});
-        (self.progress)(&self.book);
-        let depth = if info.solve.is_some() {
-            60
-        } else {
-            info.depth.min(60)
-        };
-        info.lines.iter().find_map(|l| match l.mv {
-            Move::Play(sq) if !self.book.contains(&board.play(sq).expect("legal")) => {
-                Some((sq, l.score, depth))
-            }
-            _ => None,
-        })
-    }
-
     /// Searches the leaf of `board` and stores it, keeping the position's learned games.
     /// Positions whose side to move must pass, and finished games, are not stored.
     fn score(&mut self, board: &Board) -> bool {
-        if board.moves() == 0 {
+        let Some(entry) = leaf_entry(self.engine, &self.book, board, self.depth) else {
             return false;
-        }
-        let games = self.book.get(board).map_or(0, |e| e.games);
-        let entry = match self.search_leaf(board) {
-            Some((sq, score, depth)) => Entry {
-                value: score.clamp(-64, 64) as i8,
-                leaf: sq.index() as u8,
-                leaf_score: score.clamp(-64, 64) as i8,
-                depth: depth as u8,
-                games,
-            },
-            None => Entry {
-                value: self.book.fresh_value(board).unwrap_or(0).clamp(-64, 64) as i8,
-                leaf: NO_LEAF,
-                leaf_score: 0,
-                depth: self.book.get(board).map_or(0, |e| e.depth),
-                games,
-            },
         };
+        (self.progress)(&self.book);
         self.book.insert(board, entry);
         true
     }
@@ -231,55 +182,110 @@ impl<'a> Builder<'a> {
     }
 }
 
-impl Builder<'_> {
-    /// Searches `board`'s leaf against the book as it stands and stores it, as learning does
-    /// (keeping the position's learned games); returns the entry, or `None` for a position
-    /// with no move (never stored). For [`LearnPlan`]'s searches.
-    pub fn score_leaf(&mut self, board: &Board) -> Option<Entry> {
-        if !self.score(board) {
-            return None;
-        }
-        self.book.get(board).copied()
+/// The best move of `board` that leads out of `book`, with its score and the depth behind
+/// it, by a search at `depth`; `None` when every move leads into the book or there is no move.
+fn search_leaf(
+    engine: &Engine,
+    book: &Book,
+    board: &Board,
+    depth: u32,
+) -> Option<(Square, i32, u32)> {
+    let moves = board.moves();
+    if moves == 0 {
+        return None;
     }
+    let in_book = Square::iter(moves)
+        .filter(|&sq| book.contains(&board.play(sq).expect("legal")))
+        .count();
+    if in_book == moves.count_ones() as usize {
+        return None;
+    }
+    let limits = Limits {
+        depth: Some(depth.clamp(1, 60)),
+        multipv: in_book + 1,
+        ..Limits::default()
+    };
+    let info = engine.search(*board, &limits, &mut |_| {});
+    let depth = if info.solve.is_some() {
+        60
+    } else {
+        info.depth.min(60)
+    };
+    info.lines.iter().find_map(|l| match l.mv {
+        Move::Play(sq) if !book.contains(&board.play(sq).expect("legal")) => {
+            Some((sq, l.score, depth))
+        }
+        _ => None,
+    })
 }
 
-/// Learning many games at once, in independent searches (for shards): the book with every
-/// game's positions in it, and the positions to search against it.
+/// The entry a book gets for `board` against `book` as it stands: its leaf searched at
+/// `depth` with `engine`, the learned games kept (a position whose every move leads into the
+/// book gets no leaf and its value from its children). `None` for a position with no move
+/// (the side to move must pass, or the game is over), which a book never stores.
+pub fn leaf_entry(engine: &Engine, book: &Book, board: &Board, depth: u32) -> Option<Entry> {
+    if board.moves() == 0 {
+        return None;
+    }
+    let games = book.get(board).map_or(0, |e| e.games);
+    Some(match search_leaf(engine, book, board, depth) {
+        Some((sq, score, depth)) => Entry {
+            value: score.clamp(-64, 64) as i8,
+            leaf: sq.index() as u8,
+            leaf_score: score.clamp(-64, 64) as i8,
+            depth: depth as u8,
+            games,
+        },
+        None => Entry {
+            value: book.fresh_value(board).unwrap_or(0).clamp(-64, 64) as i8,
+            leaf: NO_LEAF,
+            leaf_score: 0,
+            depth: book.get(board).map_or(0, |e| e.depth),
+            games,
+        },
+    })
+}
+
+/// An entry that holds a place in a [`Plan`]'s book until its search: no leaf, depth 0.
+const UNSEARCHED: Entry = Entry {
+    value: 0,
+    leaf: NO_LEAF,
+    leaf_score: 0,
+    depth: 0,
+    games: 0,
+};
+
+/// Positions to add to a book and leaves to search, fixed beforehand so that the searches are
+/// independent of each other (for shards): the book with the positions to come already in
+/// it, and the positions to search against it.
 ///
-/// [`Builder::learn`] searches as it goes, each new position against the book as it is at
-/// that moment. Here every game is walked first, with the same rules (up to `plies` moves,
-/// stopping at a pass or an illegal move), so the book's final positions are known; then
-/// each position to search is searched against them, in any order and on any machine, and
+/// [`Builder::learn`] and [`Builder::build`] search as they go, each new position against
+/// the book as it is at that moment. A plan fixes the book's positions first ([`Plan::learn`]:
+/// every game walked in; [`Plan::round`]: one round of expansion); then each position to
+/// search is searched against them ([`leaf_entry`]), in any order and on any machine, and
 /// the values are propagated once at the end.
 #[derive(Clone, Debug, PartialEq)]
-pub struct LearnPlan {
-    /// The book with the games' positions added (the new ones with no leaf and depth 0 until
-    /// searched) and the games counted.
+pub struct Plan {
+    /// The book with the planned positions added (the new ones with no leaf and depth 0
+    /// until searched) and, when learning, the games counted.
     pub book: Book,
     /// The positions to search, canonical and sorted: the new ones, and those of the book
-    /// on a game's path whose leaf has joined the book.
+    /// whose leaf has joined the book.
     pub to_score: Vec<Board>,
 }
 
-impl LearnPlan {
+impl Plan {
     /// The plan of learning `games` (each a start position and the moves played) into
-    /// `book`, up to `plies` moves into each game.
-    pub fn new(book: &Book, games: &[(Board, &[Move])], plies: usize) -> LearnPlan {
+    /// `book`, up to `plies` moves into each game, with the rules of [`Builder::learn`] (a
+    /// game stops counting at a pass or an illegal move). The book's positions on a game's
+    /// path whose leaf has joined the book are searched again.
+    pub fn learn(book: &Book, games: &[(Board, &[Move])], plies: usize) -> Plan {
         let mut out = book.clone();
         let mut fresh: Vec<Board> = Vec::new();
         let mut on_path: Vec<Board> = Vec::new();
         let mut add = |out: &mut Book, b: &Board| {
             if !out.contains(b) {
-                out.insert(
-                    b,
-                    Entry {
-                        value: 0,
-                        leaf: NO_LEAF,
-                        leaf_score: 0,
-                        depth: 0,
-                        games: 0,
-                    },
-                );
+                out.insert(b, UNSEARCHED);
                 fresh.push(b.canonical().0);
             }
             out.add_game(b);
@@ -314,7 +320,91 @@ impl LearnPlan {
         }
         to_score.sort_by_key(|b| (b.player, b.opponent));
         to_score.dedup();
-        LearnPlan {
+        Plan {
+            book: out,
+            to_score,
+        }
+    }
+
+    /// One round of building in independent searches, from `book` as it stands: the
+    /// leaves [`Builder::build`] would bring into the book next, all at once. A line's *loss*
+    /// is the sum, over its moves, of how far each falls below the best move of its
+    /// position; the round adds the leaf of every book position reached in fewer than
+    /// `config.plies` moves by a line of loss at most `config.width` whose leaf keeps the
+    /// loss within the width (a leaf whose position has no move is left out, as the book
+    /// stores none), and searches again every book position whose leaf is then in the book.
+    ///
+    /// The start position alone when the book lacks it. When `config.max_positions` leaves
+    /// room for fewer, the leaves of least loss are added (ties by board). An empty plan
+    /// (nothing to search) when no line is left to expand: the book is built.
+    pub fn round(book: &Book, config: &BuildConfig) -> Plan {
+        let mut out = book.clone();
+        let root = Board::start();
+        if !book.contains(&root) {
+            out.insert(&root, UNSEARCHED);
+            return Plan {
+                book: out,
+                to_score: vec![root.canonical().0],
+            };
+        }
+        let key = |b: &Board| {
+            let (c, _) = b.canonical();
+            (c.player, c.opponent)
+        };
+        // The least loss of a line to each book position, a move at a time (every line to a
+        // position is as long: each move adds a disc, and a book position never passes),
+        // and of the lines to the leaves to add.
+        let mut level: BTreeMap<(u64, u64), i32> = BTreeMap::from([(key(&root), 0)]);
+        let mut leaves: BTreeMap<(u64, u64), i32> = BTreeMap::new();
+        for _ in 0..config.plies {
+            let mut next = BTreeMap::new();
+            for (&(p, o), &loss) in &level {
+                let b = Board::new(p, o);
+                let Some(moves) = book.moves(&b) else {
+                    continue;
+                };
+                let Some(best) = moves.first().map(|m| m.score) else {
+                    continue;
+                };
+                for m in &moves {
+                    let l = loss + (best - m.score);
+                    let Move::Play(sq) = m.mv else { continue };
+                    let child = b.play(sq).expect("a book move is legal");
+                    let to = if m.in_book {
+                        &mut next
+                    } else if child.moves() != 0 {
+                        &mut leaves
+                    } else {
+                        continue;
+                    };
+                    if l <= config.width {
+                        let least = to.entry(key(&child)).or_insert(l);
+                        *least = (*least).min(l);
+                    }
+                }
+            }
+            level = next;
+        }
+        let mut fresh: Vec<(i32, u64, u64)> =
+            leaves.into_iter().map(|((p, o), l)| (l, p, o)).collect();
+        fresh.sort_unstable();
+        fresh.truncate(config.max_positions.saturating_sub(book.len()));
+        let mut to_score = Vec::with_capacity(fresh.len());
+        for (_, p, o) in fresh {
+            let b = Board::new(p, o);
+            out.insert(&b, UNSEARCHED);
+            to_score.push(b);
+        }
+        for (b, _) in book.iter() {
+            if let Some((sq, _)) = book.leaf(&b)
+                && out.contains(&b.play(sq).expect("a leaf is a legal move"))
+            {
+                to_score.push(b);
+            }
+        }
+        to_score.sort_by_key(|b| (b.player, b.opponent));
+        to_score.dedup();
+        Plan {
             book: out,
             to_score,
         }
@@ -391,7 +481,7 @@ mod tests {
             .iter()
             .map(|m| (Board::start(), m.as_slice()))
             .collect();
-        let plan = LearnPlan::new(&book, &walks, 5);
+        let plan = Plan::learn(&book, &walks, 5);
         let mut one_by_one = Builder::new(&engine, book.clone(), 2);
         for m in &games {
             one_by_one.learn(&Board::start(), m, 5);
@@ -420,11 +510,68 @@ mod tests {
                 .all(|w| (w[0].player, w[0].opponent) < (w[1].player, w[1].opponent))
         );
         // Searching them against the planned book scores every one.
-        let mut builder = Builder::new(&engine, plan.book.clone(), 2);
         for b in &plan.to_score {
-            let e = builder.score_leaf(b).unwrap();
+            let e = leaf_entry(&engine, &plan.book, b, 2).unwrap();
             assert_eq!(e.games, plan.book.get(b).unwrap().games);
         }
+    }
+
+    #[test]
+    fn a_round_adds_the_leaves_a_build_would_and_nothing_once_built() {
+        let engine = engine();
+        let config = BuildConfig {
+            plies: 4,
+            depth: 3,
+            width: 1,
+            max_positions: 100,
+        };
+        // From nothing: the start position alone.
+        let first = Plan::round(&Book::new(), &config);
+        assert_eq!(first.to_score, [Board::start().canonical().0]);
+        assert_eq!(first.book.len(), 1);
+        // A finished build leaves nothing to add.
+        let mut b = Builder::new(&engine, Book::new(), 3);
+        b.build(&config);
+        let book = b.book;
+        assert_eq!(Plan::round(&book, &config).book.len(), book.len());
+        // Wider and deeper: new leaves, each the leaf of a book position, searched with the
+        // positions whose leaf they are.
+        let wider = BuildConfig {
+            plies: 6,
+            width: 3,
+            ..config
+        };
+        let plan = Plan::round(&book, &wider);
+        let new: Vec<&Board> = plan.to_score.iter().filter(|b| !book.contains(b)).collect();
+        assert!(!new.is_empty());
+        for n in &new {
+            let parent = book.iter().find(|(p, _)| {
+                book.leaf(p)
+                    .is_some_and(|(sq, _)| p.play(sq).unwrap().canonical().0 == **n)
+            });
+            let (parent, _) = parent.expect("a new position is a book position's leaf");
+            assert!(plan.to_score.contains(&parent));
+        }
+        let mut scored = plan.book.clone();
+        for b in &plan.to_score {
+            scored.insert(b, leaf_entry(&engine, &plan.book, b, 3).unwrap());
+        }
+        scored.propagate();
+        for (board, e) in scored.iter() {
+            assert_eq!(scored.fresh_value(&board), Some(e.value as i32));
+            if let Some((sq, _)) = scored.leaf(&board) {
+                assert!(
+                    !scored.contains(&board.play(sq).unwrap()),
+                    "a leaf in the book"
+                );
+            }
+        }
+        // Room for one more position: the leaf of least loss alone.
+        let tight = BuildConfig {
+            max_positions: book.len() + 1,
+            ..wider
+        };
+        assert_eq!(Plan::round(&book, &tight).book.len(), book.len() + 1);
     }
 
     #[test]

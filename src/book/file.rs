@@ -154,13 +154,10 @@ pub fn load(path: &Path) -> anyhow::Result<Book> {
 }
 
 /// Writes a book file whole or not at all: to a temporary file beside it, then renamed over
-/// it, so that an interrupted write never leaves a truncated book.
+/// it, so that an interrupted write never leaves a truncated book
+/// ([`crate::shard::write_atomically`]).
 pub fn save(book: &Book, path: &Path) -> anyhow::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = std::path::PathBuf::from(tmp);
-    std::fs::write(&tmp, write(book)).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+    crate::shard::write_atomically(path, &write(book))
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@
 pub mod build;
 pub mod file;
 
-pub use build::{BuildConfig, Builder, LearnPlan};
+pub use build::{BuildConfig, Builder, Plan, leaf_entry};
 
 use crate::board::{Board, Move, Square, Symmetry};
 use std::collections::HashMap;

@@ -7,10 +7,11 @@ use super::common::{
 use super::merge::{MergeOutput, ShardArgs};
 use crate::board::Move;
 use crate::book::{Book, Entry, file};
-use crate::book::{BuildConfig, Builder, LearnPlan};
+use crate::book::{BuildConfig, Builder, Plan, leaf_entry};
 use crate::game::Game;
 use crate::notation::{move_list, parse_wtb};
-use crate::shard::{self, RunId, ShardFile, Step};
+use crate::search::{Engine, EngineConfig};
+use crate::shard::{self, RunId, Shard, ShardFile, Step};
 use anyhow::Context;
 use clap::{Args as ClapArgs, Subcommand};
 use serde_json::json;
@@ -38,10 +39,11 @@ pub enum Action {
 /// Arguments of `outflank book build`.
 #[derive(ClapArgs, Debug)]
 pub struct BuildArgs {
-    /// The book file to write.
-    #[arg(long)]
-    pub out: PathBuf,
-    /// A book file to extend (default: start from an empty book).
+    /// The book file to write (without --shard).
+    #[arg(long, required_unless_present = "shard", conflicts_with = "shard")]
+    pub out: Option<PathBuf>,
+    /// A book file to extend (default: start from an empty book); with --shard, the book
+    /// the round starts from.
     #[arg(long, value_name = "PATH")]
     pub from: Option<PathBuf>,
     /// Add positions up to this many moves from the start.
@@ -63,6 +65,31 @@ pub struct BuildArgs {
     /// Engine options.
     #[command(flatten)]
     pub engine: EngineArgs,
+    /// Do one round of the build, in shards: the positions one expansion of the --from book
+    /// adds are fixed first and this shard searches its part of them; the merge writes the
+    /// round's book, the --from of the next round (see `outflank merge`).
+    #[command(flatten)]
+    pub shard: ShardArgs,
+}
+
+impl BuildArgs {
+    /// The build's settings.
+    fn config(&self) -> BuildConfig {
+        BuildConfig {
+            plies: self.plies,
+            depth: self.depth,
+            width: self.width.max(0),
+            max_positions: self.positions.max(1),
+        }
+    }
+
+    /// The book to extend: the --from file, else an empty book.
+    fn book_to_extend(&self) -> anyhow::Result<Book> {
+        match &self.from {
+            Some(p) => file::load(p),
+            None => Ok(Book::new()),
+        }
+    }
 }
 
 /// Arguments of `outflank book learn`.
@@ -115,6 +142,7 @@ pub struct ShowArgs {
 /// Runs `outflank book`.
 pub fn run(a: Args) -> anyhow::Result<i32> {
     match a.action {
+        Action::Build(a) if a.shard.shard.is_some() => build_round(a),
         Action::Build(a) => build(a),
         Action::Learn(a) if a.shard.shard.is_some() => learn_shard(a),
         Action::Learn(a) => learn(a),
@@ -140,19 +168,12 @@ pub fn load_or_shipped(path: Option<&Path>) -> anyhow::Result<Book> {
 }
 
 fn build(a: BuildArgs) -> anyhow::Result<i32> {
-    let book = match &a.from {
-        Some(p) => file::load(p)?,
-        None => Book::new(),
-    };
+    let out = a.out.clone().context("--out: the book file to write")?;
+    let book = a.book_to_extend()?;
     let every = save_interval(a.save_every)?;
     let engine = a.engine.engine()?;
     let pb = progress_bar(a.positions as u64);
-    let config = BuildConfig {
-        plies: a.plies,
-        depth: a.depth,
-        width: a.width.max(0),
-        max_positions: a.positions.max(1),
-    };
+    let config = a.config();
     let mut saved = std::time::Instant::now();
     let mut builder = Builder::new(&engine, book, a.depth).on_progress(|b| {
         pb.set_position(b.len() as u64);
@@ -164,12 +185,12 @@ fn build(a: BuildArgs) -> anyhow::Result<i32> {
         // what is saved can be played from as it stands.
         let mut book = b.clone();
         book.propagate();
-        let note = match file::save(&book, &a.out) {
+        let note = match file::save(&book, &out) {
             Ok(()) => format!(
                 "saved {} (of at most {}) to {}",
                 plural(b.len(), "position"),
                 a.positions,
-                a.out.display()
+                out.display()
             ),
             // The save at the end reports it as an error; the build goes on.
             Err(e) => format!("not saved: {e:#}"),
@@ -178,11 +199,11 @@ fn build(a: BuildArgs) -> anyhow::Result<i32> {
     });
     builder.build(&config);
     pb.finish_and_clear();
-    file::save(&builder.book, &a.out)?;
+    file::save(&builder.book, &out)?;
     eprintln!(
         "{} positions written to {}",
         builder.book.len(),
-        a.out.display()
+        out.display()
     );
     Ok(0)
 }
@@ -360,64 +381,31 @@ fn read_learn_games(paths: &[PathBuf]) -> anyhow::Result<Vec<Game>> {
     Ok(games)
 }
 
-/// `book learn --shard K/N`: walks every game into the book ([`LearnPlan`]), then searches
-/// the shard's part of the positions to score, each from an empty hash table. Item 0 (in
-/// shard 0) is the planned book itself; item `i` is the entry of the plan's position `i - 1`.
+/// `book learn --shard K/N`: walks every game into the book ([`Plan::learn`]), then searches
+/// the shard's part of the positions to score ([`plan_shard`]).
 fn learn_shard(a: LearnArgs) -> anyhow::Result<i32> {
-    let shard = a.shard.shard.unwrap_or(shard::Shard::WHOLE);
     let existing = existing_book(&a)?;
     let games = read_learn_games(&a.games)?;
     let book = starting_book(&a, existing);
     let walks: Vec<_> = games.iter().map(|g| (g.start().board, g.moves())).collect();
-    let plan = LearnPlan::new(&book, &walks, a.plies);
+    let plan = Plan::learn(&book, &walks, a.plies);
     let planned = file::write(&plan.book);
-    let engine = a.engine.engine()?;
-    let total = plan.to_score.len() as u64 + 1;
-    let mut builder = Builder::new(&engine, plan.book.clone(), a.depth);
-    let pb = progress_bar(shard.len(total));
-    let mut items = Vec::new();
-    for i in shard.items(total) {
-        if i == 0 {
-            items.push((0, planned.clone()));
-            continue;
-        }
-        let b = plan.to_score[i as usize - 1];
-        engine.clear_hash();
-        let e = builder
-            .score_leaf(&b)
-            .context("a planned position without a move")?;
-        let mut bytes = Vec::with_capacity(20);
-        bytes.extend_from_slice(&b.player.to_le_bytes());
-        bytes.extend_from_slice(&b.opponent.to_le_bytes());
-        bytes.extend_from_slice(&[e.value as u8, e.leaf, e.leaf_score as u8, e.depth]);
-        items.push((i, bytes));
-        pb.inc(1);
-    }
-    pb.finish_and_clear();
-    let file = ShardFile {
-        run: RunId {
+    let (path, searched) = plan_shard(
+        &plan,
+        RunId {
             step: Step::BookLearn,
             seed: shard::input_seed(&planned),
-            total,
-            params: format!(
-                "plies={} depth={} threads={} hash_mb={} weights={}",
-                a.plies,
-                a.depth,
-                a.engine.threads,
-                a.engine.hash_mb(),
-                super::merge::engine_weights_id(&a.engine)?
-            ),
+            total: 0,
+            params: format!("plies={}", a.plies),
         },
-        shard,
-        items,
-    };
-    let path = a.shard.write(&file)?;
+        planned,
+        a.depth,
+        &a.engine,
+        &a.shard,
+    )?;
     eprintln!(
         "{} of the {} to search ({} games) written to {}",
-        plural(
-            shard.len(total) as usize - usize::from(shard.index == 0),
-            "position"
-        ),
+        plural(searched, "position"),
         plan.to_score.len(),
         games.len(),
         path.display()
@@ -425,30 +413,161 @@ fn learn_shard(a: LearnArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-/// The book of `book learn` shards: the planned book with every searched entry, values
-/// propagated; the same bytes whatever the number of shards.
-pub fn merge_learn(m: &shard::Merged) -> anyhow::Result<MergeOutput> {
+/// `book build --shard K/N`: one round of the build from the --from book ([`Plan::round`]),
+/// the shard's part of its searches ([`plan_shard`]). The run is named by the --from book's
+/// sha256, so that a shard of another round does not merge with this one's.
+fn build_round(a: BuildArgs) -> anyhow::Result<i32> {
+    let book = a.book_to_extend()?;
+    let input = file::write(&book);
+    let config = a.config();
+    let plan = Plan::round(&book, &config);
+    let added = plan.book.len() - book.len();
+    let (path, searched) = plan_shard(
+        &plan,
+        RunId {
+            step: Step::BookBuild,
+            seed: shard::input_seed(&input),
+            total: 0,
+            params: format!(
+                "book={} plies={} width={} positions={}",
+                shard::sha256_hex(&input),
+                config.plies,
+                config.width,
+                config.max_positions
+            ),
+        },
+        file::write(&plan.book),
+        a.depth,
+        &a.engine,
+        &a.shard,
+    )?;
+    if plan.to_score.is_empty() {
+        eprintln!(
+            "nothing left to expand: the book of {} is built; {} carries it as it is",
+            plural(book.len(), "position"),
+            path.display()
+        );
+    } else {
+        eprintln!(
+            "a round of {} to search ({added} new, {} searched again): {} in this shard, \
+             written to {}",
+            plural(plan.to_score.len(), "position"),
+            plan.to_score.len() - added,
+            searched,
+            path.display()
+        );
+    }
+    Ok(0)
+}
+
+/// Runs a shard of a planned book step (`book learn`, a round of `book build`) and writes its
+/// file: item 0 (in shard 0) is the planned book (`planned`, its bytes), item `i` the entry
+/// of the plan's position `i - 1` searched at `depth` against the planned book. Each search
+/// runs on one thread from an empty hash table of the options' size, so that it depends on
+/// nothing else; `--threads` searches that many positions at once. `run` gives the step,
+/// the seed and the step's own settings (the count of items, the depth and the engine's
+/// are added here). Returns the file's path and the number of positions searched.
+fn plan_shard(
+    plan: &Plan,
+    mut run: RunId,
+    planned: Vec<u8>,
+    depth: u32,
+    engine: &EngineArgs,
+    shard_args: &ShardArgs,
+) -> anyhow::Result<(PathBuf, usize)> {
+    let shard = shard_args.shard.unwrap_or(Shard::WHOLE);
+    // The weights, and one table of the size asked, tried first: a bad file or a table the
+    // system refuses is an error here, not an abort in a search thread.
+    let weights = match &engine.eval_file {
+        Some(path) => std::sync::Arc::new(crate::eval::file::load(path)?),
+        None => crate::eval::shipped_weights(),
+    };
+    Engine::try_new(EngineConfig {
+        threads: 1,
+        hash_mb: engine.hash_mb(),
+    })?;
+    run.total = plan.to_score.len() as u64 + 1;
+    run.params = format!(
+        "{} depth={depth} hash_mb={} weights={}",
+        run.params,
+        engine.hash_mb(),
+        super::merge::weights_id(&weights)
+    );
+    let searched: Vec<u64> = shard.items(run.total).filter(|&i| i > 0).collect();
+    let make = || {
+        let mut e = Engine::new(EngineConfig {
+            threads: 1,
+            hash_mb: engine.hash_mb(),
+        });
+        e.set_eval(weights.clone());
+        e
+    };
+    let pb = progress_bar(searched.len() as u64);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(engine.threads.max(1))
+        .thread_name(|i| format!("outflank-book-{i}"))
+        .build()
+        .context("cannot start the search threads")?;
+    let entries = pool.install(|| {
+        crate::train::data::map_with_engines(&searched, &make, &|e, &i| {
+            let b = plan.to_score[i as usize - 1];
+            e.clear_hash();
+            let entry = leaf_entry(e, &plan.book, &b, depth);
+            pb.inc(1);
+            entry.map(|entry| (i, encode_entry(&b, &entry)))
+        })
+    });
+    pb.finish_and_clear();
+    let mut items = Vec::with_capacity(searched.len() + 1);
+    if shard.owns(0) {
+        items.push((0, planned));
+    }
+    for item in entries {
+        items.push(item.context("a planned position without a move")?);
+    }
+    let path = shard_args.write(&ShardFile { run, shard, items })?;
+    Ok((path, searched.len()))
+}
+
+/// A searched book entry as a shard item: the canonical board (two u64), then value, leaf,
+/// leaf score and depth (one byte each).
+fn encode_entry(b: &crate::board::Board, e: &Entry) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(20);
+    bytes.extend_from_slice(&b.player.to_le_bytes());
+    bytes.extend_from_slice(&b.opponent.to_le_bytes());
+    bytes.extend_from_slice(&[e.value as u8, e.leaf, e.leaf_score as u8, e.depth]);
+    bytes
+}
+
+/// The book of the shards of a planned book step (`book learn`, a round of `book build`):
+/// the planned book with every searched entry, values propagated; the same bytes whatever
+/// the number of shards.
+pub fn merge_plan(m: &shard::Merged) -> anyhow::Result<MergeOutput> {
+    let step = m.run.step;
     let (planned, scored) = m
         .items
         .split_first()
-        .context("book-learn shards without the planned book")?;
-    let mut book = file::read(planned).context("book-learn shards: the planned book")?;
+        .with_context(|| format!("{step} shards without the planned book"))?;
+    let mut book =
+        file::read(planned).with_context(|| format!("{step} shards: the planned book"))?;
     for (i, item) in scored.iter().enumerate() {
-        let damaged = || anyhow::anyhow!("book-learn shards: position {} is damaged", i + 1);
+        let damaged = || anyhow::anyhow!("{step} shards: position {} is damaged", i + 1);
         let [p, o] = [0, 8].map(|at| {
             item.get(at..at + 8)
                 .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
         });
-        let (Some(p), Some(o), Some(&[value, leaf, leaf_score, depth])) = (
+        let (Some(p), Some(o), Some(&[value, leaf, leaf_score, depth]), 20) = (
             p,
             o,
             item.get(16..20).and_then(|r| <&[u8; 4]>::try_from(r).ok()),
+            item.len(),
         ) else {
             return Err(damaged());
         };
         let b = crate::board::Board::new(p, o);
         let legal = crate::board::Square::new(leaf).is_some_and(|sq| b.play(sq).is_ok());
-        if !(leaf == crate::book::NO_LEAF || legal) {
+        let on_scale = |v: u8| (-64..=64).contains(&(v as i8));
+        if !(leaf == crate::book::NO_LEAF || legal) || !on_scale(value) || !on_scale(leaf_score) {
             return Err(damaged());
         }
         let games = book.get(&b).ok_or_else(damaged)?.games;

@@ -181,7 +181,7 @@ fn output(m: &Merged) -> anyhow::Result<MergeOutput> {
         }
         Step::Data => super::train::merge_data(m),
         Step::Probcut => super::train::merge_probcut(m),
-        Step::BookLearn => super::book::merge_learn(m),
+        Step::BookLearn | Step::BookBuild => super::book::merge_plan(m),
         Step::Solve => super::solve::merge(m),
         Step::Analyze => super::analyze::merge(m),
     }

@@ -1,12 +1,10 @@
 //! What the referee needs from an engine, whatever its protocol: start a game, choose a move
-//! within a deadline, leave. [`start`] spawns an engine and speaks its protocol.
+//! within a deadline, leave. [`super::launch::start`] spawns an engine and speaks its protocol.
 
 use std::time::{Duration, Instant};
 
+use super::TimeControl;
 use super::engine::EngineFailure;
-use super::{
-    EngineSpec, Protocol, TimeControl, gtp_client::GtpClient, nboard_client::NboardClient,
-};
 use crate::board::{Color, Move, Position};
 use crate::notation::GgfMove;
 
@@ -79,14 +77,13 @@ pub trait Client: Send {
     fn kill(&mut self);
 }
 
-/// Spawns the engine of `spec` and runs its protocol's handshake; `response_timeout` bounds
-/// every answer that is not a move.
-pub fn start(
-    spec: &EngineSpec,
-    response_timeout: Duration,
-) -> Result<Box<dyn Client>, EngineFailure> {
-    match spec.protocol {
-        Protocol::Gtp => Ok(Box::new(GtpClient::start(spec, response_timeout)?)),
-        Protocol::Nboard => Ok(Box::new(NboardClient::start(spec, response_timeout)?)),
+/// At most 80 characters of an engine's output, for messages.
+pub(crate) fn shorten(s: &str) -> String {
+    if s.chars().count() <= 80 {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(77).collect();
+        t.push_str("...");
+        t
     }
 }

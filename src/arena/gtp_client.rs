@@ -11,7 +11,7 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use super::client::{Client, EngineMove, GameSetup, MoveRequest, Reply};
+use super::client::{Client, EngineMove, GameSetup, MoveRequest, Reply, shorten};
 use super::engine::{EngineFailure, EngineProcess};
 use super::{EngineSpec, TimeControl};
 use crate::board::{Color, Move, Position};
@@ -163,17 +163,6 @@ fn gtp_color(c: Color) -> &'static str {
     match c {
         Color::Black => "b",
         Color::White => "w",
-    }
-}
-
-/// At most 80 characters of an engine's output, for messages.
-pub(crate) fn shorten(s: &str) -> String {
-    if s.chars().count() <= 80 {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(77).collect();
-        t.push_str("...");
-        t
     }
 }
 

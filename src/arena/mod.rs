@@ -13,6 +13,7 @@
 pub mod client;
 pub mod engine;
 pub mod gtp_client;
+pub mod launch;
 pub mod nboard_client;
 pub mod referee;
 pub mod stats;
@@ -548,7 +549,7 @@ pub fn run_match(
             let handles: Vec<_> = cfg
                 .engines
                 .iter()
-                .map(|spec| scope.spawn(move || client::start(spec, cfg.response_timeout)))
+                .map(|spec| scope.spawn(move || launch::start(spec, cfg.response_timeout)))
                 .collect();
             handles
                 .into_iter()
@@ -656,7 +657,7 @@ fn worker(
         let mut start_errors: [Option<EngineFailure>; 2] = [None, None];
         for (k, idx) in [spec.black, spec.white].into_iter().enumerate() {
             if clients[idx].is_none() {
-                match client::start(&cfg.engines[idx], cfg.response_timeout) {
+                match launch::start(&cfg.engines[idx], cfg.response_timeout) {
                     Ok(c) => clients[idx] = Some(c),
                     Err(e) => start_errors[k] = Some(e),
                 }

@@ -12,9 +12,8 @@
 
 use std::time::{Duration, Instant};
 
-use super::client::{Client, EngineMove, GameSetup, MoveRequest, Reply};
+use super::client::{Client, EngineMove, GameSetup, MoveRequest, Reply, shorten};
 use super::engine::{EngineFailure, EngineProcess};
-use super::gtp_client::shorten;
 use super::{EngineSpec, TimeControl};
 use crate::board::Move;
 use crate::notation::{Clock, GgfGame, GgfMove};

@@ -4,7 +4,7 @@
 use super::common::{
     EngineArgs, count_range, plural, position_lines, progress_bar, read_file, read_position,
 };
-use super::merge::{MergeOutput, ShardArgs};
+use super::shards::{MergeOutput, ShardArgs};
 use crate::board::{Color, Move};
 use crate::game::Game;
 use crate::notation::{board_string, move_list, transcript};
@@ -225,7 +225,7 @@ fn run_params(a: &Args, limits: &Limits) -> anyhow::Result<String> {
         u8::from(a.json),
         a.engine.threads,
         a.engine.hash_mb(),
-        super::merge::engine_weights_id(&a.engine)?
+        super::shards::engine_weights_id(&a.engine)?
     ))
 }
 

@@ -4,7 +4,7 @@
 use super::common::{
     EngineArgs, plural, position_lines, progress_bar, read_file, read_position, read_position_arg,
 };
-use super::merge::{MergeOutput, ShardArgs};
+use super::shards::{MergeOutput, ShardArgs};
 use crate::board::Move;
 use crate::book::{Book, Entry, file};
 use crate::book::{BuildConfig, Builder, Plan, leaf_entry};
@@ -491,7 +491,7 @@ fn plan_shard(
         "{} depth={depth} hash_mb={} weights={}",
         run.params,
         engine.hash_mb(),
-        super::merge::weights_id(&weights)
+        super::shards::weights_id(&weights)
     );
     let searched: Vec<u64> = shard.items(run.total).filter(|&i| i > 0).collect();
     let make = || {

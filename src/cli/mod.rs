@@ -11,6 +11,7 @@ pub mod merge;
 pub mod nboard;
 pub mod perft;
 pub mod play;
+pub mod shards;
 pub mod show;
 pub mod solve;
 pub mod train;

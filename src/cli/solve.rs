@@ -2,7 +2,7 @@
 //! a comparison against the file's scores.
 
 use super::common::{EngineArgs, progress_bar};
-use super::merge::{MergeOutput, ShardArgs};
+use super::shards::{MergeOutput, ShardArgs};
 use crate::notation::{ObfEntry, board_string, move_list, parse_obf};
 use crate::search::{Engine, Info, Limits, Solve};
 use crate::shard::{self, Shard, Step};
@@ -198,7 +198,7 @@ fn run_params(a: &Args) -> anyhow::Result<String> {
         u8::from(a.json),
         a.engine.threads,
         a.engine.hash_mb(),
-        super::merge::engine_weights_id(&a.engine)?
+        super::shards::engine_weights_id(&a.engine)?
     ))
 }
 

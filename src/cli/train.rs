@@ -2,7 +2,7 @@
 //! docs/training.md).
 
 use super::common::progress_bar;
-use super::merge::{MergeOutput, ShardArgs, weights_id};
+use super::shards::{MergeOutput, ShardArgs, weights_id};
 use crate::eval::{Weights, file};
 use crate::shard::{self, RunId, Shard, ShardFile};
 use crate::train::data::{self, LabelConfig};

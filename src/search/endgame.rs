@@ -18,7 +18,7 @@
 
 use super::context::{NO_SELECTIVITY, Searcher};
 use super::pvs::{Child, MoveList};
-use super::shallow;
+use super::shallow::{self, final_score, odd_quadrant_mask, stability_cutoff};
 use super::tt::{Entry, LocalTable, NO_MOVE, with_local};
 use crate::board::{Board, Simd, stable_discs_until};
 use std::ops::ControlFlow;
@@ -73,47 +73,10 @@ pub const SPLIT_EMPTIES: u32 = 14;
 /// Corners.
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
-/// The quadrants holding an odd number of `empties`, as one mask of whole quadrants.
-#[inline(always)]
-pub(super) fn odd_quadrant_mask(empties: u64) -> u64 {
-    // Each quadrant's rows folded into its first row, then its columns into its first
-    // square: bits 0, 4, 32 and 36 hold the parities of the four quadrants.
-    let rows = empties ^ (empties >> 8) ^ (empties >> 16) ^ (empties >> 24);
-    let squares = rows ^ (rows >> 1) ^ (rows >> 2) ^ (rows >> 3);
-    // Each of those bits times 0x0F0F_0F0F covers its quadrant; no two products overlap.
-    (squares & 0x0000_0011_0000_0011).wrapping_mul(0x0F0F_0F0F)
-}
-
 /// Empties in quadrants holding an odd number of empties.
 #[inline(always)]
 pub(super) fn odd_quadrants(empties: u64) -> u64 {
     odd_quadrant_mask(empties) & empties
-}
-
-/// Stability cutoff for the side to move (`p`): the opponent's stable discs bound the score
-/// from above; returns that bound when it is at most `alpha`. Stable discs are counted only
-/// when the opponent has enough discs for the bound to reach `alpha`, and only until there
-/// are enough, by `stable` (a version of [`stable_discs_until`]).
-#[inline(always)]
-pub(super) fn stability_cutoff(
-    p: u64,
-    o: u64,
-    alpha: i32,
-    stable: impl FnOnce(u64, u64, u32) -> u64,
-) -> Option<i32> {
-    if alpha < 0 || 64 - 2 * (o.count_ones() as i32) > alpha {
-        return None;
-    }
-    // The cut needs 64 - 2 * stable <= alpha, that is stable >= (65 - alpha) / 2.
-    let enough = ((65 - alpha) / 2) as u32;
-    let max = 64 - 2 * stable(o, p, enough).count_ones() as i32;
-    (max <= alpha).then_some(max)
-}
-
-/// Final score of a full (or blocked) board: empties go to the winner.
-#[inline(always)]
-pub(super) fn final_score(p: u64, o: u64) -> i32 {
-    Board::new(p, o).final_score()
 }
 
 /// Generates, with the given function attributes, the function that lists the moves of a

@@ -7,8 +7,44 @@
 //! [`crate::board::fast_path_available`]); and with AVX-512 flips and mobility where the CPU
 //! has them (see [`Simd`]). The tests check that all give the same scores and node counts.
 
-use super::endgame::odd_quadrant_mask;
 use crate::board::Simd;
+
+/// The quadrants holding an odd number of `empties`, as one mask of whole quadrants.
+#[inline(always)]
+pub(super) fn odd_quadrant_mask(empties: u64) -> u64 {
+    // Each quadrant's rows folded into its first row, then its columns into its first
+    // square: bits 0, 4, 32 and 36 hold the parities of the four quadrants.
+    let rows = empties ^ (empties >> 8) ^ (empties >> 16) ^ (empties >> 24);
+    let squares = rows ^ (rows >> 1) ^ (rows >> 2) ^ (rows >> 3);
+    // Each of those bits times 0x0F0F_0F0F covers its quadrant; no two products overlap.
+    (squares & 0x0000_0011_0000_0011).wrapping_mul(0x0F0F_0F0F)
+}
+
+/// Stability cutoff for the side to move (`p`): the opponent's stable discs bound the score
+/// from above; returns that bound when it is at most `alpha`. Stable discs are counted only
+/// when the opponent has enough discs for the bound to reach `alpha`, and only until there
+/// are enough, by `stable` (a version of [`stable_discs_until`]).
+#[inline(always)]
+pub(super) fn stability_cutoff(
+    p: u64,
+    o: u64,
+    alpha: i32,
+    stable: impl FnOnce(u64, u64, u32) -> u64,
+) -> Option<i32> {
+    if alpha < 0 || 64 - 2 * (o.count_ones() as i32) > alpha {
+        return None;
+    }
+    // The cut needs 64 - 2 * stable <= alpha, that is stable >= (65 - alpha) / 2.
+    let enough = ((65 - alpha) / 2) as u32;
+    let max = 64 - 2 * stable(o, p, enough).count_ones() as i32;
+    (max <= alpha).then_some(max)
+}
+
+/// Final score of a full (or blocked) board: empties go to the winner.
+#[inline(always)]
+pub(super) fn final_score(p: u64, o: u64) -> i32 {
+    crate::board::Board::new(p, o).final_score()
+}
 
 /// The squares around each square: a move needs an opponent disc among them.
 static NEIGHBOURS: [u64; 64] = {
@@ -65,7 +101,7 @@ macro_rules! shallow_kernel {
             nodes: &mut u64,
         ) -> i32 {
             use super::{NEIGHBOURS, QUADRANT};
-            use crate::search::endgame::final_score;
+            use crate::search::shallow::final_score;
             *nodes += 1;
             if empties & (empties - 1) == 0 {
                 return last_empty(p, o, empties.trailing_zeros() as usize);
@@ -138,7 +174,7 @@ macro_rules! shallow_kernel {
         ) -> i32 {
             use super::{QUADRANT, odd_quadrant_mask};
             use crate::board::Board;
-            use crate::search::endgame::final_score;
+            use crate::search::shallow::final_score;
             use crate::search::pvs::{Child, MoveList, select};
             *nodes += 1;
             if let Some(max) = stability_cut(p, o, alpha) {
@@ -185,12 +221,12 @@ macro_rules! shallow_kernel {
             best
         }
 
-        /// [`crate::search::endgame::stability_cutoff`] with this version's stability test.
+        /// [`crate::search::shallow::stability_cutoff`] with this version's stability test.
         $(#[$attr])*
         #[inline]
         pub(in crate::search) fn stability_cut(p: u64, o: u64, alpha: i32) -> Option<i32> {
             let stable = |a, b, n| stable_discs_until(a, b, n);
-            crate::search::endgame::stability_cutoff(p, o, alpha, stable)
+            crate::search::shallow::stability_cutoff(p, o, alpha, stable)
         }
 
         /// Score when exactly one square `sq` is empty.
@@ -228,7 +264,7 @@ macro_rules! shallow_kernel {
         /// Exact score with two empties: each move leads to a last-empty score.
         $(#[$attr])*
         fn two_empties(p: u64, o: u64, beta: i32, empties: u64, nodes: &mut u64) -> i32 {
-            use crate::search::endgame::final_score;
+            use crate::search::shallow::final_score;
             let x1 = empties.trailing_zeros() as usize;
             let x2 = 63 - empties.leading_zeros() as usize;
             let mut best = -65;

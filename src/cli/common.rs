@@ -29,13 +29,18 @@ impl EngineArgs {
         self.hash_mb.unwrap_or(DEFAULT_HASH_MB)
     }
 
+    /// The weights of `--eval-file`, if given; fails when the file cannot be read.
+    pub fn weights(&self) -> anyhow::Result<Option<std::sync::Arc<crate::eval::Weights>>> {
+        self.eval_file
+            .as_ref()
+            .map(|path| Ok(std::sync::Arc::new(crate::eval::file::load(path)?)))
+            .transpose()
+    }
+
     /// An engine with these options; fails when the weights file cannot be read.
     pub fn engine(&self) -> anyhow::Result<Engine> {
         // The weights first: a bad file is refused before the table is made.
-        let weights = match &self.eval_file {
-            Some(path) => Some(std::sync::Arc::new(crate::eval::file::load(path)?)),
-            None => None,
-        };
+        let weights = self.weights()?;
         let mut engine = Engine::try_new(EngineConfig {
             threads: self.threads.max(1),
             hash_mb: self.hash_mb().max(1),

@@ -1,10 +1,10 @@
 //! `outflank gtp`: play over GTP on stdin/stdout (Quarry, GoGui, match scripts). Also holds
 //! the engine options both protocol front-ends take.
 
-use super::common::{hash_range, threads_range};
+use super::common::EngineArgs;
 use crate::controller::Options;
 use crate::protocol;
-use crate::search::{DEFAULT_HASH_MB, Level, MovePlan};
+use crate::search::{Level, MovePlan};
 use clap::Args as ClapArgs;
 use std::time::Duration;
 
@@ -12,12 +12,9 @@ use std::time::Duration;
 /// `outflank play`).
 #[derive(ClapArgs, Debug, Clone)]
 pub struct FrontendArgs {
-    /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = threads_range())]
-    pub threads: usize,
-    /// Transposition table size in megabytes.
-    #[arg(long = "hash", value_name = "MB", default_value_t = DEFAULT_HASH_MB, value_parser = hash_range())]
-    pub hash_mb: usize,
+    /// Threads, table size, weights: the options of every command that searches.
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// Strength level 1-60: midgame depth = level, exact solve from 2x level empties (up to
     /// 20), then more slowly up to level 60 (perfect play). Default 14 when there is neither
     /// a clock nor --depth nor --time.
@@ -45,9 +42,6 @@ pub struct FrontendArgs {
     #[arg(long, value_name = "DISCS", default_value_t = 0,
           value_parser = clap::value_parser!(i32).range(0..=64))]
     pub book_randomness: i32,
-    /// Evaluation weights file to use instead of the shipped one (`outflank train fit`).
-    #[arg(long, value_name = "PATH")]
-    pub eval_file: Option<std::path::PathBuf>,
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -61,9 +55,8 @@ impl FrontendArgs {
     /// Loads `--eval-file`, if given, as the process's default weights (every engine the
     /// front-end makes uses them).
     pub fn load_eval(&self) -> anyhow::Result<()> {
-        if let Some(path) = &self.eval_file {
-            let w = crate::eval::file::load(path)?;
-            crate::eval::set_default_weights(std::sync::Arc::new(w));
+        if let Some(w) = self.engine.weights()? {
+            crate::eval::set_default_weights(w);
         }
         Ok(())
     }
@@ -110,8 +103,8 @@ impl FrontendArgs {
             None => crate::book::Book::shipped(),
         };
         Ok(Options {
-            threads: self.threads.max(1),
-            hash_mb: self.hash_mb,
+            threads: self.engine.threads.max(1),
+            hash_mb: self.engine.hash_mb(),
             plan: MovePlan {
                 level: self.level.map(Level::new),
                 depth: self.depth,

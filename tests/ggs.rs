@@ -286,6 +286,51 @@ fn a_synchro_match_is_two_games_at_once_with_colours_swapped() {
 }
 
 #[test]
+fn a_komi_game_is_bid_for_then_played_against_the_komi() {
+    let server = FakeGgs::start(ServerConfig::default());
+    let dir = scratch("komi");
+    let games = dir.join("games.ggf");
+    let mut client = ClientProc::start(
+        &server,
+        &dir,
+        PASSWORD,
+        &[
+            "--depth",
+            "4",
+            "--matches",
+            "1",
+            "--games",
+            games.to_str().unwrap(),
+        ],
+    );
+    offer_once_logged_in(&server, Offer::new("8k", TestClock::secs(60.0, 0.0, 30.0)));
+    assert!(client.wait(&server).success(), "{}", client.stderr());
+    let finished = server.finished();
+    assert_eq!(finished.len(), 1, "{finished:?}");
+    clean(&finished);
+    let komi = finished[0].komi.expect("the komi was set");
+    // The client's first line in the game is its bid: a move and the result it expects.
+    let lines = server.client_lines(ME);
+    let bid = lines
+        .iter()
+        .find(|l| l.starts_with("tell /os play "))
+        .unwrap();
+    let expected: f64 = bid
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .split('/')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(komi, expected / 2.0, "the mean of the bot's 0 and {bid}");
+    let text = std::fs::read_to_string(&games).unwrap();
+    assert!(text.contains("KM["), "{text}");
+    assert!(client.stdout().contains("komi"), "{}", client.stdout());
+}
+
+#[test]
 fn the_client_asks_for_a_match_itself() {
     let server = FakeGgs::start(ServerConfig::default());
     let dir = scratch("ask");

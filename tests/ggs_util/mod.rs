@@ -268,6 +268,8 @@ pub struct FinishedGame {
     pub over_time: Vec<Color>,
     /// How many times the server answered a move of this game with `/os: error`.
     pub errors: usize,
+    /// The komi of a komi game: black wins when `board_score` is above it.
+    pub komi: Option<f64>,
 }
 
 impl FinishedGame {
@@ -426,6 +428,12 @@ struct GameState {
     timed_out: Option<Color>,
     errors: usize,
     done: bool,
+    /// A komi game (`k` in its type): the players bid before the first move.
+    komi_game: bool,
+    /// The komi, once both bids are in.
+    komi: Option<f64>,
+    /// The bids so far: who, the first move, the result expected for black.
+    bids: Vec<(String, Move, f64)>,
 }
 
 impl GameState {
@@ -666,7 +674,8 @@ impl State {
         join: bool,
     ) -> Vec<String> {
         let kind = if join { "join" } else { "update" };
-        let mut lines = vec![format!("/os: {kind} {} {game_type} K?", g.id)];
+        let komi = g.komi.map_or("K?".to_string(), |k| format!("K{k:.2}"));
+        let mut lines = vec![format!("/os: {kind} {} {game_type} {komi}", g.id)];
         let n = g.game.len();
         if join {
             lines.push(format!("|{n} move(s)"));
@@ -778,6 +787,9 @@ impl State {
                 timed_out: None,
                 errors: 0,
                 done: false,
+                komi_game: r.game_type.contains('k'),
+                komi: None,
+                bids: Vec::new(),
             };
             if synchro {
                 let swapped = [first[1].clone(), first[0].clone()];
@@ -808,6 +820,54 @@ impl State {
             }
         }
         self.matches.push(m);
+        // The bot bids at once in a komi game: its first legal move, a result of 0.
+        let mi = self.matches.len() - 1;
+        let bot = self.config.bot_name.clone();
+        for gi in 0..self.matches[mi].games.len() {
+            let g = &self.matches[mi].games[gi];
+            if g.komi_game
+                && g.komi.is_none()
+                && self.matches[mi].players.contains(&bot)
+                && let Some(&mv) = g.game.position().legal_moves().first()
+            {
+                self.bid(mi, gi, &bot, mv, 0.0);
+            }
+        }
+    }
+
+    /// A bid of a komi game: `user`'s first move and the result it expects for black. Once
+    /// both are in, the komi is their mean, the higher bidder plays black (the first-listed
+    /// player on a tie) with its move played, and a fresh `join` goes to both players.
+    fn bid(&mut self, mi: usize, gi: usize, user: &str, mv: Move, eval: f64) {
+        let first = self.matches[mi].players[0].clone();
+        let g = &mut self.matches[mi].games[gi];
+        if g.bids.iter().any(|b| b.0 == user) || g.game.position().play(mv).is_err() {
+            g.errors += 1;
+            let line = format!("/os: error {} illegal move", g.id);
+            self.tell_user(user, &[line]);
+            return;
+        }
+        g.bids.push((user.to_string(), mv, eval));
+        if g.bids.len() < 2 {
+            return;
+        }
+        let (a, b) = (g.bids[0].clone(), g.bids[1].clone());
+        let komi = (a.2 + b.2) / 2.0;
+        let a_black = a.2 > b.2 || (a.2 == b.2 && a.0 == first);
+        let (black, white) = if a_black { (a, b) } else { (b, a) };
+        g.players = [black.0.clone(), white.0.clone()];
+        g.komi = Some(komi);
+        if g.game.play(black.1).is_err() {
+            return;
+        }
+        g.records.push(format!("{}/{:.2}/0.00", black.1, black.2));
+        g.clocks[0].moves += 1;
+        g.turn_started = Instant::now();
+        let m = &self.matches[mi];
+        let msg = self.board_msg(&m.games[gi], &m.game_type, &m.players, true);
+        for u in m.players.clone() {
+            self.tell_user(&u, &msg);
+        }
     }
 
     /// Plays `mv` (text `mv[/eval[/time]]`) for `user` in game `gid`.
@@ -820,6 +880,17 @@ impl State {
         let word = parts.next().unwrap_or("");
         let eval = parts.next().unwrap_or("").to_string();
         let g = &self.matches[mi].games[gi];
+        if g.komi_game && g.komi.is_none() {
+            let playing = self.matches[mi].players.iter().any(|p| p == user);
+            match (word.parse::<Move>(), eval.parse::<f64>()) {
+                (Ok(mv), Ok(e)) if playing && e.is_finite() => self.bid(mi, gi, user, mv, e),
+                _ => {
+                    self.matches[mi].games[gi].errors += 1;
+                    self.tell_user(user, &[format!("/os: error {gid} a bid is MOVE/RESULT")]);
+                }
+            }
+            return;
+        }
         let mv = word.parse::<Move>().ok();
         let legal = g.to_move_name() == user
             && !g.done
@@ -898,9 +969,11 @@ impl State {
             timed_out: g.timed_out,
             over_time: over,
             errors: g.errors,
+            komi: g.komi,
         };
         let first_black = fin.black == m.players[0];
-        let first_score = if first_black { score } else { -score } as f64;
+        let black_net = score as f64 - fin.komi.unwrap_or(0.0);
+        let first_score = if first_black { black_net } else { -black_net };
         let suffix = if fin.timed_out.is_some() { ":t" } else { "" };
         let synchro = m.games.len() > 1;
         let all_done = m.games.iter().all(|g| g.done);
@@ -929,7 +1002,7 @@ impl State {
             let total: f64 = games
                 .iter()
                 .map(|f| {
-                    let s = f.black_score as f64;
+                    let s = f.black_score as f64 - f.komi.unwrap_or(0.0);
                     if f.black == m.players[0] { s } else { -s }
                 })
                 .sum();
@@ -1186,7 +1259,7 @@ impl State {
                     break;
                 }
                 let g = &m.games[gi];
-                if g.done {
+                if g.done || (g.komi_game && g.komi.is_none()) {
                     continue;
                 }
                 let color = g.game.to_move();

@@ -269,6 +269,13 @@ enum Login {
 struct GameState {
     ctl: Controller,
     me: Color,
+    /// The colour whose move the client sends next: its own, or in a komi game before the
+    /// komi is set, the side to move's (the bid: a first move and the result expected).
+    plays: Color,
+    /// The komi, in a komi game once it is set.
+    komi: Option<f64>,
+    /// A komi game whose komi is not set: the next move sent is a bid.
+    bidding: bool,
     /// The players' names and ratings, Black first.
     names: [String; 2],
     ratings: [f64; 2],
@@ -586,6 +593,9 @@ impl Ggs {
             let state = GameState {
                 ctl: Controller::new(self.config.options.clone()),
                 me,
+                plays: me,
+                komi: None,
+                bidding: false,
                 names: [black.name.clone(), white.name.clone()],
                 ratings: [black.rating, white.rating],
                 game_type: b.game_type.clone(),
@@ -598,20 +608,30 @@ impl Ggs {
             self.games.insert(b.id.clone(), state);
         }
         let g = self.games.get_mut(&b.id).expect("inserted");
+        if b.join {
+            // A komi game's fresh join (the komi set) may give the client the other colour.
+            g.me = me;
+        }
         sync_game(g, &b);
+        let pos = g.ctl.position();
+        g.komi = b.komi;
+        // Before a komi game's komi is set, both players bid for the side to move.
+        let bidding = b.game_type.komi && b.komi.is_none();
+        g.bidding = bidding;
+        g.plays = if bidding { pos.to_move } else { me };
+        let plays = g.plays;
         // The clock for the time manager: what the server shows, less a margin.
         let clock = &b.player(me).clock;
         g.ctl.clock_mut().set_control(
-            me,
+            plays,
             Some(TimeControl {
                 main: clock.main.max(0.0),
                 increment: clock.increment,
                 ..TimeControl::default()
             }),
         );
-        g.ctl.clock_mut().set_left(me, safe_time(clock), 0);
-        let pos = g.ctl.position();
-        if pos.board.is_game_over() || pos.to_move != me {
+        g.ctl.clock_mut().set_left(plays, safe_time(clock), 0);
+        if pos.board.is_game_over() || pos.to_move != plays {
             g.turn = None;
             return Ok(());
         }
@@ -636,12 +656,12 @@ impl Ggs {
             };
             let Some(turn) = g.turn else { continue };
             // Time spent waiting for the other game's search counts.
-            let me = g.me;
-            if let Some(left) = g.ctl.clock().left(me) {
+            let plays = g.plays;
+            if let Some(left) = g.ctl.clock().left(plays) {
                 let left = (left - turn.elapsed().as_secs_f64()).max(0.01);
-                g.ctl.clock_mut().set_left(me, left, 0);
+                g.ctl.clock_mut().set_left(plays, left, 0);
             }
-            match g.ctl.choose(me, session) {
+            match g.ctl.choose(plays, session) {
                 Ok(Answer::Now(choice)) => self.send_move(&id, &choice),
                 Ok(Answer::Searching) => self.searching = Some(id),
                 Err(e) => log::debug!("GGS: no move to make in {id}: {e:?}"),
@@ -657,12 +677,9 @@ impl Ggs {
         };
         let spent = g.turn.map_or(choice.elapsed, |t| t.elapsed());
         g.sent_for = Some(g.ctl.position());
-        let line = outgoing::play(
-            id,
-            choice.mv,
-            choice.score.map(f64::from),
-            spent.as_secs_f64(),
-        );
+        // A komi bid must carry the result expected (0 when nothing scored the move).
+        let eval = choice.score.map(f64::from).or(g.bidding.then_some(0.0));
+        let line = outgoing::play(id, choice.mv, eval, spent.as_secs_f64());
         log::info!(
             "GGS: {id}: {} ({:?}) in {:.2} s",
             choice.mv,
@@ -711,11 +728,15 @@ impl Ggs {
         let pos = g.ctl.position();
         let (me, other) = (g.me, g.me.opposite());
         let how = if pos.board.is_game_over() {
-            let mine = pos.black_final_score() * if me == Color::Black { 1 } else { -1 };
-            match mine.signum() {
-                1 => format!("won by {mine}"),
-                0 => "a draw".to_string(),
-                _ => format!("lost by {}", -mine),
+            let black = f64::from(pos.black_final_score()) - g.komi.unwrap_or(0.0);
+            let mine = if me == Color::Black { black } else { -black };
+            let komi = g.komi.map_or(String::new(), |k| format!(" (komi {k})"));
+            if mine > 0.0 {
+                format!("won by {mine}{komi}")
+            } else if mine < 0.0 {
+                format!("lost by {}{komi}", -mine)
+            } else {
+                format!("a draw{komi}")
             }
         } else {
             format!("not played out, {}", result_text(result))
@@ -911,6 +932,7 @@ fn ggf_of(g: &GameState, result: &GameResult) -> GgfGame {
     ggf.white_rating = Some(g.ratings[1]);
     ggf.time = g.start_clock.as_ref().map(GgsClock::to_ggf);
     ggf.game_type = g.game_type.to_string();
+    ggf.komi = g.komi.map(|k| k.to_string());
     // A game played out has the board's result (Black's view); one that ended otherwise
     // (time, resignation) has the server's words.
     if !g.ctl.game().is_over() {

@@ -423,8 +423,8 @@ pub struct GameType {
 }
 
 impl GameType {
-    /// Whether Outflank plays this type: an 8x8 board, not anti, no komi (the komi bid is
-    /// not implemented); synchro and random starts are fine. The error says why not.
+    /// Whether Outflank plays this type: an 8x8 board, not anti; synchro, komi and random
+    /// starts are fine. The error says why not.
     pub fn playable(&self) -> Result<(), String> {
         if self.size != 8 {
             return Err(format!(
@@ -434,9 +434,6 @@ impl GameType {
         }
         if self.anti {
             return Err("I do not play anti-Othello".to_string());
-        }
-        if self.komi {
-            return Err("I do not play komi games".to_string());
         }
         Ok(())
     }

@@ -16,6 +16,7 @@ pub mod build;
 pub mod file;
 
 pub use build::{BuildConfig, Builder, Plan, leaf_entry};
+pub use file::{load, save};
 
 use crate::board::{Board, Move, Square, Symmetry};
 use std::collections::HashMap;

@@ -479,7 +479,7 @@ fn plan_shard(
     // The weights, and one table of the size asked, tried first: a bad file or a table the
     // system refuses is an error here, not an abort in a search thread.
     let weights = match &engine.eval_file {
-        Some(path) => std::sync::Arc::new(crate::eval::file::load(path)?),
+        Some(path) => std::sync::Arc::new(crate::eval::load(path)?),
         None => crate::eval::shipped_weights(),
     };
     Engine::try_new(EngineConfig {
@@ -509,7 +509,7 @@ fn plan_shard(
         .build()
         .context("cannot start the search threads")?;
     let entries = pool.install(|| {
-        crate::train::data::map_with_engines(&searched, &make, &|e, &i| {
+        crate::train::map_with_engines(&searched, &make, &|e, &i| {
             let b = plan.to_score[i as usize - 1];
             e.clear_hash();
             let entry = leaf_entry(e, &plan.book, &b, depth);

@@ -33,7 +33,7 @@ impl EngineArgs {
     pub fn weights(&self) -> anyhow::Result<Option<std::sync::Arc<crate::eval::Weights>>> {
         self.eval_file
             .as_ref()
-            .map(|path| Ok(std::sync::Arc::new(crate::eval::file::load(path)?)))
+            .map(|path| Ok(std::sync::Arc::new(crate::eval::load(path)?)))
             .transpose()
     }
 

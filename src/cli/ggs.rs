@@ -1,8 +1,7 @@
 //! `outflank ggs`: play on GGS, the Generic Game Server's Othello service, as a bot.
 
 use super::gtp::FrontendArgs;
-use crate::protocol::ggs::client::{self, AcceptPolicy, Ask, Config, Secret};
-use crate::protocol::ggs::message::{GameType, GgsClock};
+use crate::protocol::ggs::{self, AcceptPolicy, Ask, Config, GameType, GgsClock, Secret};
 use anyhow::Context;
 use clap::Args as ClapArgs;
 use std::path::PathBuf;
@@ -149,6 +148,6 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         retries: a.retries,
         keep_alive: Duration::from_secs(a.keep_alive),
     };
-    client::run(config)?;
+    ggs::run(config)?;
     Ok(0)
 }

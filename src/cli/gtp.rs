@@ -85,7 +85,7 @@ impl FrontendArgs {
                     "--book-new: {} exists already (it would be overwritten)",
                     p.display()
                 );
-                crate::book::file::load(p)?
+                crate::book::load(p)?
             }
             Some(p) if self.book_new => {
                 log::info!("{}: a new, empty book", p.display());

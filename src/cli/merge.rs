@@ -79,14 +79,12 @@ fn output(m: &Merged) -> anyhow::Result<MergeOutput> {
                 .iter()
                 .enumerate()
                 .map(|(i, b)| {
-                    crate::train::selfplay::decode_game(b)
+                    crate::train::decode_game(b)
                         .with_context(|| format!("self-play game {i} of the shards is not a game"))
                 })
                 .collect::<anyhow::Result<Vec<_>>>()?;
             Ok(MergeOutput {
-                stdout: crate::notation::wthor::write_wtb(&crate::train::selfplay::to_wthor(
-                    &games,
-                )),
+                stdout: crate::notation::write_wtb(&crate::train::to_wthor(&games)),
                 ..MergeOutput::default()
             })
         }

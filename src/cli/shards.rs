@@ -78,7 +78,7 @@ pub fn weights_id(w: &Weights) -> String {
 /// The identity of the weights an engine's options search with.
 pub fn engine_weights_id(e: &EngineArgs) -> anyhow::Result<String> {
     Ok(match &e.eval_file {
-        Some(path) => weights_id(&crate::eval::file::load(path)?),
+        Some(path) => weights_id(&crate::eval::load(path)?),
         None => weights_id(&crate::eval::shipped_weights()),
     })
 }

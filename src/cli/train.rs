@@ -5,12 +5,10 @@ use super::common::progress_bar;
 use super::shards::{MergeOutput, ShardArgs, weights_id};
 use crate::eval::{Weights, file};
 use crate::shard::{self, RunId, Shard, ShardFile};
-use crate::train::data::{self, LabelConfig};
-use crate::train::error::{ReferenceConfig, ReferenceSet, build_references};
-use crate::train::fit::{FitConfig, fit};
-use crate::train::probcut::{self, ProbcutConfig};
-use crate::train::selfplay::{
-    SelfPlayConfig, encode_game, run_params, self_play, self_play_games, to_wthor,
+use crate::train::{
+    FitConfig, LabelConfig, ProbcutConfig, ReferenceConfig, ReferenceSet, SelfPlayConfig,
+    build_references, data, encode_game, fit, probcut, run_params, self_play, self_play_games,
+    to_wthor,
 };
 use anyhow::Context;
 use clap::{Args as ClapArgs, Subcommand};
@@ -248,7 +246,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
 }
 
 /// The per-phase losses of an epoch.
-fn print_phases(pb: &indicatif::ProgressBar, r: &crate::train::fit::EpochReport) {
+fn print_phases(pb: &indicatif::ProgressBar, r: &crate::train::EpochReport) {
     say(pb, "phase  train rows  RMSE  held-out rows  RMSE".into());
     for (p, &(n, mse, tn, tmse)) in r.phases.iter().enumerate() {
         say(
@@ -366,7 +364,7 @@ fn run_selfplay(a: SelfplayArgs) -> anyhow::Result<i32> {
     pb.finish_and_clear();
     let path = match &a.out {
         Some(out) => {
-            std::fs::write(out, crate::notation::wthor::write_wtb(&to_wthor(&games)))
+            std::fs::write(out, crate::notation::write_wtb(&to_wthor(&games)))
                 .with_context(|| format!("cannot write {}", out.display()))?;
             out.clone()
         }
@@ -631,7 +629,7 @@ fn run_all(a: AllArgs) -> anyhow::Result<i32> {
             let pb = progress_bar(cfg.games as u64);
             let sp = self_play(&cfg, Arc::new(first), &pb);
             pb.finish_and_clear();
-            std::fs::write(&sp_path, crate::notation::wthor::write_wtb(&to_wthor(&sp)))
+            std::fs::write(&sp_path, crate::notation::write_wtb(&to_wthor(&sp)))
                 .with_context(|| format!("cannot write {}", sp_path.display()))?;
         }
         stamp("self-play done");

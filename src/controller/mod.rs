@@ -430,7 +430,7 @@ impl Controller {
         builder.learn(&self.game.start().board, self.game.moves(), plies);
         let book = builder.book;
         let learned = match &self.options.book_file {
-            Some(path) => match crate::book::file::save(&book, path) {
+            Some(path) => match crate::book::save(&book, path) {
                 Ok(()) => Learned::Saved(book.len()),
                 Err(e) => Learned::NotSaved(format!("{e:#}")),
             },

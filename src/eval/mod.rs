@@ -12,6 +12,8 @@ pub mod after;
 pub mod file;
 pub mod pattern;
 
+pub use file::{load, save};
+
 #[cfg(target_arch = "x86_64")]
 use crate::board::avx2;
 use crate::board::{Board, Square, fast_path_available, legal_moves};

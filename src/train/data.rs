@@ -18,7 +18,7 @@
 //! positions all fall on the same side of the held-out split ([`is_held_out`]).
 
 use crate::board::{Board, Square};
-use crate::notation::wthor::{WthorGame, parse_wtb};
+use crate::notation::{WthorGame, parse_wtb};
 use crate::search::{Engine, EngineConfig, Limits, Solve};
 use anyhow::{Context, bail, ensure};
 use indicatif::ProgressBar;

@@ -17,3 +17,11 @@ pub mod error;
 pub mod fit;
 pub mod probcut;
 pub mod selfplay;
+
+pub use data::{LabelConfig, map_with_engines};
+pub use error::{ReferenceConfig, ReferenceSet, build_references};
+pub use fit::{EpochReport, FitConfig, fit};
+pub use probcut::ProbcutConfig;
+pub use selfplay::{
+    SelfPlayConfig, decode_game, encode_game, run_params, self_play, self_play_games, to_wthor,
+};

@@ -9,7 +9,7 @@
 use super::data::{GameRecord, map_with_engines};
 use crate::board::{Board, Move, Square};
 use crate::eval::Weights;
-use crate::notation::wthor::{WthorFile, WthorGame, WthorHeader};
+use crate::notation::{WthorFile, WthorGame, WthorHeader};
 use crate::rng::{Rng, random_bit};
 use crate::search::{Engine, EngineConfig, Limits, Solve};
 use indicatif::ProgressBar;
@@ -215,8 +215,7 @@ mod tests {
         }
         assert_ne!(a[0].moves, a[1].moves);
         let file = to_wthor(&a);
-        let back =
-            crate::notation::wthor::parse_wtb(&crate::notation::wthor::write_wtb(&file)).unwrap();
+        let back = crate::notation::parse_wtb(&crate::notation::write_wtb(&file)).unwrap();
         let g0 = GameRecord::from_wthor(&back.games[0], back.header.depth);
         assert_eq!(g0, a[0]);
     }

@@ -28,8 +28,7 @@ use std::str::FromStr;
 
 use crate::board::{Color, Move, Position, Square};
 use crate::game::Game;
-use crate::notation::board_string::square_char;
-use crate::notation::ggf::{self, parse_duration};
+use crate::notation::{self as ggf, parse_duration, square_char};
 
 /// The longest line taken, in bytes (as the stdin reader's cap, 1 MiB); longer lines are
 /// dropped and damage their message.

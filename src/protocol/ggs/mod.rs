@@ -14,3 +14,6 @@
 
 pub mod client;
 pub mod message;
+
+pub use client::{AcceptPolicy, Ask, Config, Secret, run};
+pub use message::{GameType, GgsClock};

@@ -415,11 +415,14 @@ impl Ggs {
         for line in outgoing::service_setup(self.config.open) {
             self.send(&line);
         }
-        let adjourned: Vec<GameId> = self.adjourned.iter().cloned().collect();
-        for id in adjourned {
-            self.send(&outgoing::ask_stored(&id));
+        // The server resumes a stored game as a new match: asked once, each is forgotten.
+        let adjourned = std::mem::take(&mut self.adjourned);
+        for id in &adjourned {
+            self.send(&outgoing::ask_stored(id));
         }
-        self.ask();
+        if adjourned.is_empty() {
+            self.ask();
+        }
     }
 
     /// Asks for the configured match, when there is room and matches to play.
@@ -434,7 +437,6 @@ impl Ggs {
         if self.login == Login::In
             && self.busy_matches() < self.config.open as usize
             && self.busy_matches() < remaining
-            && self.adjourned.is_empty()
         {
             self.send(&outgoing::ask(
                 &ask.game_type,

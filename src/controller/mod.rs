@@ -110,8 +110,6 @@ pub enum Hints {
     Searching,
     /// The game is over: nothing to hint.
     GameOver,
-    /// The side to move must pass.
-    MustPass,
 }
 
 /// What [`Controller::learn`] did with the book.
@@ -389,14 +387,12 @@ impl Controller {
     }
 
     /// The best `n` moves of the current position: from the book when it holds the position,
-    /// else by a search at the analysis level (its reports come to the front-end).
+    /// else by a search at the analysis level (its reports come to the front-end; a forced
+    /// pass is searched too, for its score).
     pub fn hint(&mut self, n: usize, session: &mut Session) -> Hints {
         let board = self.game.position().board;
         if board.is_game_over() {
             return Hints::GameOver;
-        }
-        if board.must_pass() {
-            return Hints::MustPass;
         }
         if let Some(hints) = self.options.book_hints(&board, n) {
             return Hints::Book(hints);

@@ -298,14 +298,6 @@ impl NBoard {
                 self.book_hint(hints, session)?;
                 session.line("status")
             }
-            Hints::MustPass => {
-                // The pass, scored by a search.
-                session.line("status Analyzing")?;
-                let board = self.ctl.position().board;
-                self.ctl.analyze(board, n, session);
-                self.task = Some(Task::Hint);
-                Ok(())
-            }
             Hints::Searching => {
                 self.task = Some(Task::Hint);
                 session.line("status Analyzing")

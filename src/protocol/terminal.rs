@@ -484,12 +484,6 @@ impl Terminal {
                 }
                 self.prompt(session)
             }
-            Hints::MustPass => {
-                let board = self.ctl.position().board;
-                self.ctl.analyze(board, n, session);
-                self.task = Some(Task::Hint);
-                Ok(())
-            }
             Hints::Searching => {
                 self.task = Some(Task::Hint);
                 Ok(())

@@ -252,5 +252,46 @@ fn opening_lines_are_played_and_their_positions_left_out() {
     }
     // The first sample of a game is the position after its 8 opening moves.
     assert_eq!(max_empties, 52);
+    // The same from the shard files themselves, and from their WTHOR file (which does not
+    // record the openings) with the first 8 plies of every game skipped.
+    let direct = dir.join("direct.samples");
+    ok(outflank(&[
+        "train",
+        "data",
+        "--selfplay",
+        s(&store.join(SHARD0)),
+        s(&store.join(SHARD1)),
+        "--exact-empties",
+        "8",
+        "--out",
+        s(&direct),
+    ]));
+    assert!(std::fs::read(&direct).unwrap() == bytes);
+    let wtb = dir.join("games.wtb");
+    ok(outflank(&[
+        "merge",
+        s(&store.join(SHARD0)),
+        s(&store.join(SHARD1)),
+        "--out",
+        s(&wtb),
+    ]));
+    let skipped = dir.join("skipped.samples");
+    let wthor = |skip: &str, out: &Path| {
+        ok(outflank(&[
+            "train",
+            "data",
+            "--wthor",
+            s(&wtb),
+            "--skip-plies",
+            skip,
+            "--exact-empties",
+            "8",
+            "--out",
+            s(out),
+        ]));
+        std::fs::read(out).unwrap()
+    };
+    assert!(wthor("8", &skipped) == bytes);
+    assert!(wthor("0", &skipped).len() > bytes.len());
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -5,10 +5,11 @@ use super::common::progress_bar;
 use super::shards::{MergeOutput, ShardArgs, weights_id};
 use crate::eval::{Weights, file};
 use crate::shard::{self, RunId, Shard, ShardFile};
+use crate::train::store::{self as data_store, Entry, Manifest, StoreError};
 use crate::train::{
     FitConfig, LabelConfig, ProbcutConfig, ReferenceConfig, ReferenceSet, SelfPlayConfig,
-    build_references, data, encode_game, fit, probcut, run_params, self_play, self_play_games,
-    to_wthor,
+    build_references, data, encode_game, fit, parse_openings, probcut, run_params, self_play,
+    self_play_games, to_wthor,
 };
 use anyhow::Context;
 use clap::{Args as ClapArgs, Subcommand};
@@ -32,8 +33,11 @@ pub struct Args {
 pub enum Step {
     /// Replay WTHOR games and label their positions (exact solves late, game results early).
     Data(DataArgs),
-    /// Play games of the engine against itself from random openings; writes a WTHOR file.
+    /// Play games of the engine against itself from random openings or opening lines; writes
+    /// a WTHOR file, a shard, or shards into the data store (--manifest).
     Selfplay(SelfplayArgs),
+    /// Check the data store against its manifest, or make its missing shards again.
+    Store(StoreArgs),
     /// Fit the weights to sample files; writes a weights file.
     Fit(FitArgs),
     /// Mean absolute error per phase on held-out games, for several weights files.
@@ -118,8 +122,23 @@ pub struct AllArgs {
 #[derive(ClapArgs, Debug)]
 pub struct DataArgs {
     /// WTHOR files or directories of `.wtb` files (self-play files too).
-    #[arg(long, required = true, num_args = 1..)]
+    #[arg(long, num_args = 1.., required_unless_present_any = ["selfplay", "manifest"])]
     pub wthor: Vec<PathBuf>,
+    /// Self-play shard files of one run, or directories of them (`train selfplay --shard`):
+    /// their games with each one's opening, whose positions are left out.
+    #[arg(long, num_args = 1.., value_name = "SHARD|DIR")]
+    pub selfplay: Vec<PathBuf>,
+    /// The games of the self-play shards this manifest lists, in its order, from the store;
+    /// each shard is checked against its sha256 first.
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    /// The data store (default: $XDG_CACHE_HOME/outflank, else ~/.cache/outflank).
+    #[arg(long, value_name = "DIR", requires = "manifest")]
+    pub store: Option<PathBuf>,
+    /// Leave out the positions of every game's first N plies (for WTHOR files of self-play
+    /// games, which do not record each game's opening; self-play shards do).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub skip_plies: u32,
     /// The sample file to write (without --shard).
     #[arg(long, required_unless_present = "shard", conflicts_with = "shard")]
     pub out: Option<PathBuf>,
@@ -140,12 +159,27 @@ pub struct SelfplayArgs {
     /// Number of games.
     #[arg(long, default_value_t = 1000)]
     pub games: usize,
-    /// The WTHOR file to write (without --shard).
-    #[arg(long, required_unless_present = "shard", conflicts_with = "shard")]
+    /// The WTHOR file to write (without --shard or --manifest). It does not record each
+    /// game's opening: label it with `train data --skip-plies`.
+    #[arg(long, required_unless_present_any = ["shard", "manifest"],
+          conflicts_with_all = ["shard", "manifest"])]
     pub out: Option<PathBuf>,
-    /// Search depth of the moves.
+    /// Search depth of the moves (an exact endgame from 14 empties).
     #[arg(long, default_value_t = 6)]
     pub depth: u32,
+    /// Play at this level instead of --depth: its midgame depth and its exact (and
+    /// win/loss/draw) endgame, as `outflank play --level` does.
+    #[arg(long, value_name = "L", conflicts_with = "depth",
+          value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub level: Option<u32>,
+    /// Random opening moves of each game: N, or A-B for a number drawn per game from the
+    /// seed. Their positions are left out of the samples.
+    #[arg(long, value_name = "A-B", default_value = "6-24", value_parser = parse_range)]
+    pub random_moves: (u32, u32),
+    /// Opening lines instead of random moves, one transcript a line (an XOT file): game i
+    /// plays line i mod count. Their positions are left out of the samples.
+    #[arg(long, value_name = "FILE", conflicts_with = "random_moves")]
+    pub openings: Option<PathBuf>,
     /// Seed (the same seed and weights give the same games; game i depends only on them).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -155,6 +189,66 @@ pub struct SelfplayArgs {
     /// Play only some of the games (game i belongs to shard i mod N).
     #[command(flatten)]
     pub shard: ShardArgs,
+    /// Write the shards into the data store and list them in this manifest (the
+    /// repository's is data/manifest.json). Shards already there and matching it are
+    /// skipped: a run that stopped resumes.
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    /// The data store (default: $XDG_CACHE_HOME/outflank, else ~/.cache/outflank).
+    #[arg(long, value_name = "DIR", requires = "manifest")]
+    pub store: Option<PathBuf>,
+    /// With --manifest: play the run's shards 0/N to N-1/N, one after the other (default:
+    /// 1, the whole run in one shard; --shard K/N plays just one).
+    #[arg(long, value_name = "N", requires = "manifest", conflicts_with = "shard",
+          value_parser = clap::value_parser!(u32).range(1..=shard::MAX_SHARDS as i64))]
+    pub shards: Option<u32>,
+    /// The commit recorded in the manifest (default: $OUTFLANK_COMMIT, else `git rev-parse
+    /// HEAD`, else `unknown`).
+    #[arg(long, requires = "manifest")]
+    pub commit: Option<String>,
+}
+
+/// `N` or `A-B` (A <= B <= 60): a range of numbers of random moves.
+fn parse_range(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("a number of moves N or a range A-B with A <= B <= 60, got `{s}`");
+    let (a, b) = s.split_once('-').unwrap_or((s, s));
+    let a: u32 = a.trim().parse().map_err(|_| bad())?;
+    let b: u32 = b.trim().parse().map_err(|_| bad())?;
+    if a > b || b > 60 {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+/// Arguments of `outflank train store`.
+#[derive(ClapArgs, Debug)]
+pub struct StoreArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: StoreAction,
+}
+
+/// What `outflank train store` does.
+#[derive(Subcommand, Debug)]
+pub enum StoreAction {
+    /// Check that every shard the manifest lists is in the store, whole, of this build's
+    /// format version and with the manifest's sha256: one line for each that is not, exit
+    /// status 2.
+    Verify(StoreLocation),
+    /// Make the shards missing from the store (or damaged) again, by running their steps
+    /// with the recorded settings, and check each against the manifest's sha256.
+    Regenerate(StoreLocation),
+}
+
+/// Where the store and its manifest are.
+#[derive(ClapArgs, Debug)]
+pub struct StoreLocation {
+    /// The data store (default: $XDG_CACHE_HOME/outflank, else ~/.cache/outflank).
+    #[arg(long, value_name = "DIR")]
+    pub store: Option<PathBuf>,
+    /// The manifest.
+    #[arg(long, value_name = "FILE", default_value = data_store::DEFAULT_MANIFEST)]
+    pub manifest: PathBuf,
 }
 
 /// Arguments of `outflank train fit`.
@@ -234,6 +328,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     pool.install(|| match a.step {
         Step::Data(d) => run_data(d),
         Step::Selfplay(s) => run_selfplay(s),
+        Step::Store(s) => run_store(s),
         Step::Fit(f) => run_fit(f),
         Step::EvalError(e) => run_eval_error(e),
         Step::Probcut(p) => run_probcut(p),
@@ -278,13 +373,31 @@ fn load_weights(path: Option<&Path>) -> anyhow::Result<Arc<Weights>> {
 
 fn run_data(a: DataArgs) -> anyhow::Result<i32> {
     let start = Instant::now();
-    let mut games = data::read_games(&a.wthor)?;
+    let mut games = if a.wthor.is_empty() {
+        Vec::new()
+    } else {
+        data::read_games(&a.wthor)?
+    };
+    let mut more = Vec::new();
+    if !a.selfplay.is_empty() {
+        more.extend(selfplay_shard_games(&a.selfplay)?);
+    }
+    if let Some(m) = &a.manifest {
+        let store = a.store.clone().unwrap_or_else(data_store::default_store);
+        let manifest = load_manifest(m)?;
+        more.extend(data_store::selfplay_games(&store, &manifest)?);
+    }
+    // Repeated games after their first appearance are dropped, as within WTHOR files.
+    let mut seen: std::collections::HashSet<Vec<crate::board::Square>> =
+        games.iter().map(|g| g.moves.clone()).collect();
+    games.extend(more.into_iter().filter(|g| seen.insert(g.moves.clone())));
     if let Some(n) = a.max_games {
         games.truncate(n);
     }
     eprintln!("{} games", games.len());
     let cfg = LabelConfig {
         exact_empties: a.exact_empties,
+        skip_plies: a.skip_plies,
         ..LabelConfig::default()
     };
     let shard = a.shard.shard.unwrap_or(Shard::WHOLE);
@@ -309,7 +422,10 @@ fn run_data(a: DataArgs) -> anyhow::Result<i32> {
                     step: shard::Step::Data,
                     seed: shard::hex_seed(&games_id),
                     total: games.len() as u64,
-                    params: format!("exact_empties={} games={games_id}", a.exact_empties),
+                    params: format!(
+                        "exact_empties={} skip_plies={} games={games_id}",
+                        a.exact_empties, a.skip_plies
+                    ),
                 },
                 shard,
                 items: indices
@@ -348,51 +464,288 @@ pub fn merge_data(m: &shard::Merged) -> anyhow::Result<MergeOutput> {
     })
 }
 
-fn run_selfplay(a: SelfplayArgs) -> anyhow::Result<i32> {
-    let start = Instant::now();
+/// The games of a full set of self-play shards, with their openings.
+fn selfplay_shard_games(paths: &[PathBuf]) -> anyhow::Result<Vec<data::GameRecord>> {
+    let merged = shard::collect(paths)?;
+    anyhow::ensure!(
+        merged.run.step == shard::Step::Selfplay,
+        "{}: shards of {}, not of selfplay",
+        paths[0].display(),
+        merged.run.step
+    );
+    crate::train::decode_games(&merged.items)
+        .map_err(|i| anyhow::anyhow!("self-play game {i} of the shards is not a game"))
+}
+
+/// A manifest that must be there.
+fn load_manifest(path: &Path) -> anyhow::Result<Manifest> {
+    anyhow::ensure!(path.is_file(), "{}: no manifest there", path.display());
+    Manifest::load(path)
+}
+
+/// The settings and weights of a self-play run.
+fn selfplay_config(a: &SelfplayArgs) -> anyhow::Result<(SelfPlayConfig, Arc<Weights>)> {
     let w = load_weights(a.eval_file.as_deref())?;
+    let openings = match &a.openings {
+        Some(path) => {
+            let lines = parse_openings(&super::common::read_file(path)?)
+                .map_err(|why| anyhow::anyhow!("{}: {why}", path.display()))?;
+            anyhow::ensure!(!lines.is_empty(), "{}: no opening line", path.display());
+            lines
+        }
+        None => Vec::new(),
+    };
     let cfg = SelfPlayConfig {
         games: a.games,
         depth: a.depth,
+        level: a.level,
+        openings: Arc::new(openings),
+        min_random: a.random_moves.0,
+        max_random: a.random_moves.1,
         seed: a.seed,
         ..SelfPlayConfig::default()
     };
+    Ok((cfg, w))
+}
+
+/// The options of a self-play run that make it again (all that change its games; the shard
+/// and where it goes apart), as the manifest records them.
+fn selfplay_args(a: &SelfplayArgs) -> Vec<String> {
+    let mut v = vec![
+        "--games".to_string(),
+        a.games.to_string(),
+        "--seed".into(),
+        a.seed.to_string(),
+    ];
+    match a.level {
+        Some(l) => v.extend(["--level".into(), l.to_string()]),
+        None => v.extend(["--depth".into(), a.depth.to_string()]),
+    }
+    match &a.openings {
+        Some(o) => v.extend(["--openings".into(), o.display().to_string()]),
+        None => v.extend([
+            "--random-moves".into(),
+            format!("{}-{}", a.random_moves.0, a.random_moves.1),
+        ]),
+    }
+    if let Some(e) = &a.eval_file {
+        v.extend(["--eval-file".into(), e.display().to_string()]);
+    }
+    v
+}
+
+/// Plays `shard`'s games of the run and returns its file.
+fn play_shard(
+    cfg: &SelfPlayConfig,
+    w: &Arc<Weights>,
+    shard: Shard,
+    pb: &indicatif::ProgressBar,
+) -> ShardFile {
+    let indices: Vec<usize> = shard.items(cfg.games as u64).map(|i| i as usize).collect();
+    let games = self_play_games(cfg, w.clone(), &indices, pb);
+    ShardFile {
+        run: RunId {
+            step: shard::Step::Selfplay,
+            seed: cfg.seed,
+            total: cfg.games as u64,
+            params: run_params(cfg, &weights_id(w)),
+        },
+        shard,
+        items: indices
+            .iter()
+            .zip(&games)
+            .map(|(&i, g)| (i as u64, encode_game(g)))
+            .collect(),
+    }
+}
+
+fn run_selfplay(a: SelfplayArgs) -> anyhow::Result<i32> {
+    if let Some(manifest) = a.manifest.clone() {
+        return selfplay_into_store(&a, &manifest);
+    }
+    let start = Instant::now();
+    let (cfg, w) = selfplay_config(&a)?;
     let shard = a.shard.shard.unwrap_or(Shard::WHOLE);
-    let indices: Vec<usize> = shard.items(a.games as u64).map(|i| i as usize).collect();
-    let pb = progress_bar(indices.len() as u64);
-    let games = self_play_games(&cfg, w.clone(), &indices, &pb);
+    let pb = progress_bar(shard.len(a.games as u64));
+    let file = play_shard(&cfg, &w, shard, &pb);
     pb.finish_and_clear();
     let path = match &a.out {
         Some(out) => {
+            let items: Vec<Vec<u8>> = file.items.iter().map(|(_, b)| b.clone()).collect();
+            let games = crate::train::decode_games(&items)
+                .map_err(|i| anyhow::anyhow!("game {i} just played is not a game"))?;
             std::fs::write(out, crate::notation::write_wtb(&to_wthor(&games)))
                 .with_context(|| format!("cannot write {}", out.display()))?;
             out.clone()
         }
-        None => {
-            let file = ShardFile {
-                run: RunId {
-                    step: shard::Step::Selfplay,
-                    seed: a.seed,
-                    total: a.games as u64,
-                    params: run_params(&cfg, &weights_id(&w)),
-                },
-                shard,
-                items: indices
-                    .iter()
-                    .zip(&games)
-                    .map(|(&i, g)| (i as u64, encode_game(g)))
-                    .collect(),
-            };
-            a.shard.write(&file)?
-        }
+        None => a.shard.write(&file)?,
     };
     eprintln!(
         "{} games written to {} in {:.1} s",
-        games.len(),
+        file.items.len(),
         path.display(),
         start.elapsed().as_secs_f64()
     );
     Ok(0)
+}
+
+/// `train selfplay --manifest`: plays the run's shards that the store does not hold yet
+/// (one progress bar over all their games), writes each into the store and records it in
+/// the manifest as soon as it is done. A shard the manifest lists already must come out with
+/// its sha256: else the error names it and nothing is written.
+fn selfplay_into_store(a: &SelfplayArgs, manifest_path: &Path) -> anyhow::Result<i32> {
+    let start = Instant::now();
+    anyhow::ensure!(
+        a.shard.shard_dir.is_none(),
+        "--shard-dir and --manifest: the store holds the shards (--store)"
+    );
+    let store = a.store.clone().unwrap_or_else(data_store::default_store);
+    let shards: Vec<Shard> = match (a.shard.shard, a.shards) {
+        (Some(s), _) => vec![s],
+        (None, n) => {
+            let count = n.unwrap_or(1);
+            (0..count).map(|index| Shard { index, count }).collect()
+        }
+    };
+    let args = selfplay_args(a);
+    let mut manifest = Manifest::load(manifest_path)?;
+    let mut todo: Vec<(Shard, Option<Entry>)> = Vec::new();
+    for &s in &shards {
+        let name = ShardFile::file_name(shard::Step::Selfplay, a.seed, s);
+        match manifest.get(&name) {
+            Some(e) if e.args != args => anyhow::bail!(
+                "{}: {} lists it for another run (`{}`); choose another --seed",
+                store.join(&name).display(),
+                manifest_path.display(),
+                e.args.join(" ")
+            ),
+            Some(e) => {
+                if data_store::check(&store, e).is_err() {
+                    todo.push((s, Some(e.clone())));
+                }
+            }
+            None => todo.push((s, None)),
+        }
+    }
+    let skipped = shards.len() - todo.len();
+    if skipped > 0 {
+        eprintln!(
+            "{} already in {}, skipped",
+            super::common::plural(skipped, "shard"),
+            store.display()
+        );
+    }
+    if todo.is_empty() {
+        return Ok(0);
+    }
+    let (cfg, w) = selfplay_config(a)?;
+    let commit = a.commit.clone().unwrap_or_else(data_store::current_commit);
+    let pb = progress_bar(todo.iter().map(|(s, _)| s.len(a.games as u64)).sum());
+    std::fs::create_dir_all(&store)
+        .with_context(|| format!("cannot create {}", store.display()))?;
+    for (s, expected) in todo {
+        pb.set_message(format!("shard {s}"));
+        let file = play_shard(&cfg, &w, s, &pb);
+        let bytes = file.to_bytes();
+        let path = store.join(file.name());
+        match expected {
+            Some(e) => {
+                data_store::check_bytes(&e, &bytes).map_err(|problem| StoreError {
+                    path: path.clone(),
+                    problem,
+                })?;
+                shard::write_atomically(&path, &bytes)?;
+                say(&pb, format!("{} made again, as listed", path.display()));
+            }
+            None => {
+                shard::write_atomically(&path, &bytes)?;
+                manifest.put(Entry::new(&file, &bytes, args.clone(), commit.clone()));
+                manifest.save(manifest_path)?;
+                say(
+                    &pb,
+                    format!(
+                        "{} ({} games) written, listed in {}",
+                        path.display(),
+                        file.items.len(),
+                        manifest_path.display()
+                    ),
+                );
+            }
+        }
+    }
+    pb.finish_and_clear();
+    eprintln!("done in {:.1} s", start.elapsed().as_secs_f64());
+    Ok(0)
+}
+
+/// A parser of a self-play run's recorded options.
+#[derive(clap::Parser, Debug)]
+#[command(no_binary_name = true)]
+struct Recorded {
+    #[command(flatten)]
+    a: SelfplayArgs,
+}
+
+fn run_store(a: StoreArgs) -> anyhow::Result<i32> {
+    match a.action {
+        StoreAction::Verify(l) => {
+            let store = l.store.unwrap_or_else(data_store::default_store);
+            let manifest = load_manifest(&l.manifest)?;
+            let faults = data_store::verify(&store, &manifest);
+            for f in &faults {
+                eprintln!("outflank: {f}");
+            }
+            if !faults.is_empty() {
+                return Ok(2);
+            }
+            let bytes: u64 = manifest.shards.iter().map(|e| e.bytes).sum();
+            println!(
+                "{} ({bytes} bytes) in {}: all there and as {} lists them",
+                super::common::plural(manifest.shards.len(), "shard"),
+                store.display(),
+                l.manifest.display()
+            );
+            Ok(0)
+        }
+        StoreAction::Regenerate(l) => {
+            use clap::Parser as _;
+            let store = l.store.unwrap_or_else(data_store::default_store);
+            let manifest = load_manifest(&l.manifest)?;
+            let faults = data_store::verify(&store, &manifest);
+            if faults.is_empty() {
+                eprintln!("nothing to make: every shard is there");
+                return Ok(0);
+            }
+            for f in &faults {
+                let e = manifest
+                    .shards
+                    .iter()
+                    .find(|e| store.join(&e.file) == f.path)
+                    .context("a shard of the manifest")?;
+                eprintln!("{f}: making it again");
+                anyhow::ensure!(
+                    e.step == shard::Step::Selfplay,
+                    "{}: cannot make {} shards again (only selfplay)",
+                    f.path.display(),
+                    e.step
+                );
+                let mut args = e.args.clone();
+                args.extend(["--shard".into(), e.shard.to_string()]);
+                args.extend(["--manifest".into(), l.manifest.display().to_string()]);
+                args.extend(["--store".into(), store.display().to_string()]);
+                let r = Recorded::try_parse_from(&args).map_err(|err| {
+                    let first = err.to_string();
+                    anyhow::anyhow!(
+                        "{}: the recorded options do not parse: {}",
+                        f.path.display(),
+                        first.lines().next().unwrap_or_default()
+                    )
+                })?;
+                selfplay_into_store(&r.a, &l.manifest)?;
+            }
+            Ok(0)
+        }
+    }
 }
 
 fn run_fit(a: FitArgs) -> anyhow::Result<i32> {

@@ -12,6 +12,10 @@
 //! - earlier positions: the theoretical score when the file has one, else the first exact
 //!   score of the game ([`LabelKind::Outcome`]), else the final result ([`LabelKind::Final`]).
 //!
+//! Positions inside a game's opening ([`GameRecord::opening`], or the first
+//! [`LabelConfig::skip_plies`] plies of every game) are left out: they were chosen at random
+//! (self-play's random moves or opening lines), not played.
+//!
 //! Scores in WTHOR files give the empty squares to the winner, as [`Board::final_score`] does.
 //!
 //! Each sample carries a 32-bit id of its game (a hash of the moves), so that a game's
@@ -36,6 +40,9 @@ pub struct GameRecord {
     /// `(empties, score)`: black's disc difference with perfect play from the position with
     /// that many empty squares, when the record has one.
     pub theoretical: Option<(u32, i32)>,
+    /// The plies of the game that are its opening (random moves or an opening line): the
+    /// positions before the last of them is played are not labelled. 0 for WTHOR games.
+    pub opening: u32,
 }
 
 impl GameRecord {
@@ -50,6 +57,7 @@ impl GameRecord {
             moves: g.moves.clone(),
             final_black,
             theoretical,
+            opening: 0,
         }
     }
 
@@ -261,6 +269,11 @@ pub fn games_id(games: &[GameRecord]) -> String {
         let (e, v) = g.theoretical.unwrap_or((255, 0));
         bytes.extend_from_slice(&e.to_le_bytes());
         bytes.extend_from_slice(&v.to_le_bytes());
+        if g.opening > 0 {
+            // Left out when 0, so that the WTHOR games' identities are as they were.
+            bytes.push(0xFF);
+            bytes.extend_from_slice(&g.opening.to_le_bytes());
+        }
     }
     crate::shard::sha256_hex(&bytes)
 }
@@ -328,6 +341,10 @@ pub struct LabelConfig {
     pub exact_empties: u32,
     /// Hash table of each labelling engine, in MB.
     pub hash_mb: usize,
+    /// Leave out the positions of every game's first this many plies (for WTHOR files of
+    /// self-play games, which do not record each game's opening; a game's own
+    /// [`GameRecord::opening`] counts when larger).
+    pub skip_plies: u32,
 }
 
 impl Default for LabelConfig {
@@ -335,6 +352,7 @@ impl Default for LabelConfig {
         LabelConfig {
             exact_empties: 18,
             hash_mb: 16,
+            skip_plies: 0,
         }
     }
 }
@@ -352,7 +370,8 @@ pub fn solve_exact(engine: &Engine, b: Board) -> i32 {
     info.best().map_or_else(|| b.final_score(), |l| l.score)
 }
 
-/// The samples of one game (none if the game does not replay).
+/// The samples of one game (none if the game does not replay), but for the positions inside
+/// its opening: those before its `max(opening, skip_plies)`-th move is played.
 pub fn label_game(engine: &Engine, game: &GameRecord, cfg: &LabelConfig) -> Vec<Sample> {
     let Some(pos) = game.positions() else {
         return Vec::new();
@@ -376,7 +395,12 @@ pub fn label_game(engine: &Engine, game: &GameRecord, cfg: &LabelConfig) -> Vec<
             .map(|i| (i, v))
     });
     let mut out = Vec::with_capacity(pos.len());
+    let opening = game.opening.max(cfg.skip_plies);
     for (i, &(b, black)) in pos.iter().enumerate() {
+        // Every move fills a square (passes none): 60 - empties moves have been played.
+        if 60 - b.empty_count().min(60) < opening {
+            continue;
+        }
         let (v, kind) = if let Some(v) = exact[i] {
             (v, LabelKind::Exact)
         } else if theo.is_some_and(|(t, _)| t == i) {
@@ -478,6 +502,7 @@ mod tests {
             moves,
             final_black: 10,
             theoretical: None,
+            opening: 0,
         }
     }
 
@@ -498,6 +523,33 @@ mod tests {
         write_samples(&dir, &s).unwrap();
         assert_eq!(read_samples(&dir).unwrap(), s);
         std::fs::remove_file(&dir).unwrap();
+    }
+
+    #[test]
+    fn positions_inside_the_opening_are_left_out() {
+        let engine = Engine::new(EngineConfig {
+            threads: 1,
+            hash_mb: 1,
+        });
+        let mut g = game("f5d6c3d3c4f4f6f3e6e7");
+        let all = label_game(&engine, &g, &LabelConfig::default());
+        g.opening = 4;
+        let some = label_game(&engine, &g, &LabelConfig::default());
+        // The start and the positions after 1, 2 and 3 moves are left out; the position
+        // after the opening's last move is the first sample.
+        assert_eq!(some.len(), all.len() - 4);
+        assert_eq!(some[..], all[4..]);
+        assert_eq!(some[0].board.empty_count(), 56);
+        // A uniform skip does the same for games that do not record their opening.
+        g.opening = 0;
+        let cfg = LabelConfig {
+            skip_plies: 4,
+            ..LabelConfig::default()
+        };
+        assert_eq!(label_game(&engine, &g, &cfg), some);
+        // The larger of the two counts.
+        g.opening = 6;
+        assert_eq!(label_game(&engine, &g, &cfg)[..], all[6..]);
     }
 
     #[test]

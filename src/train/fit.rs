@@ -318,6 +318,7 @@ mod tests {
         let cfg = LabelConfig {
             exact_empties: 0,
             hash_mb: 1,
+            skip_plies: 0,
         };
         let mut out = Vec::new();
         for _ in 0..n {
@@ -338,6 +339,7 @@ mod tests {
                 moves,
                 final_black: 0,
                 theoretical: None,
+                opening: 0,
             };
             let pos = g.positions().unwrap();
             let (last, black) = *pos.last().unwrap();

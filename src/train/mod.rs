@@ -4,7 +4,9 @@
 //!   self-play games written in the same format), replays the games and labels their
 //!   positions: exact solves for the late ones, the game's theoretical or final result for the
 //!   rest. Writes and reads sample files.
-//! - [`selfplay`]: games of the engine against itself from randomised openings.
+//! - [`selfplay`]: games of the engine against itself from randomised openings or opening
+//!   lines, at a depth or a level.
+//! - [`store`]: the data store outside the repository and its manifest inside it.
 //! - [`fit`]: per-phase ridge regression of the pattern weights by preconditioned conjugate
 //!   gradients on both cores, reproducible.
 //! - [`error`]: mean absolute error per phase on a held-out split.
@@ -17,11 +19,13 @@ pub mod error;
 pub mod fit;
 pub mod probcut;
 pub mod selfplay;
+pub mod store;
 
 pub use data::{LabelConfig, map_with_engines};
 pub use error::{ReferenceConfig, ReferenceSet, build_references};
 pub use fit::{EpochReport, FitConfig, fit};
 pub use probcut::ProbcutConfig;
 pub use selfplay::{
-    SelfPlayConfig, decode_game, encode_game, run_params, self_play, self_play_games, to_wthor,
+    SelfPlayConfig, decode_game, decode_games, encode_game, parse_openings, run_params, self_play,
+    self_play_games, to_wthor,
 };

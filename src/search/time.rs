@@ -265,8 +265,8 @@ impl MovePlan {
     /// The time limit is the smaller of the time per move and the clock's hard limit. A
     /// level (or depth) decides depth and solves; a solve it asks for is downgraded
     /// (exact to win/loss/draw to a depth-limited search) when its estimated cost does not
-    /// fit the time. With a time limit and no level, the search runs at full strength and
-    /// solves whatever fits.
+    /// fit the time. With a time limit and no level, the search runs at full strength (87%
+    /// probcut confidence, selectivity 1) and solves whatever fits.
     pub fn limits(&self, board: &Board, clock: Option<&Clock>, threads: usize) -> Limits {
         let empties = board.empty_count();
         let mut time = self.move_time;
@@ -286,7 +286,12 @@ impl MovePlan {
             .map(|d| d.max(1));
         let mut limits = match level {
             Some(l) => l.limits(empties),
-            None => Limits::default(),
+            // The clock alone decides: cut at 87% (selectivity 1), which beat 95% by +60 Elo
+            // [+18, +102] at 10 s + 0.1 s a game (docs/match.md, try 3).
+            None => Limits {
+                selectivity: Selectivity::new(1),
+                ..Limits::default()
+            },
         };
         if limits.solve.is_none() {
             limits.depth = depth;
@@ -465,6 +470,16 @@ mod tests {
         let timed = none.limits(&start, Some(&clock), 1);
         assert_eq!(timed.depth, None);
         assert!(timed.time.is_some());
+        // The clock alone decides: 87% probcut (try 3 of docs/match.md).
+        assert_eq!(timed.selectivity, Selectivity::new(1));
+        assert_eq!(timed.selectivity.percent(), 87);
+        // A level keeps its own selectivity.
+        let level = MovePlan {
+            level: Some(Level::new(10)),
+            ..MovePlan::default()
+        };
+        let leveled = level.limits(&start, Some(&clock), 1);
+        assert_eq!(leveled.selectivity, Level::new(10).params().selectivity);
         let per_move = MovePlan {
             move_time: Some(secs(1.0)),
             ..MovePlan::default()

@@ -30,7 +30,7 @@
 //! their turn (a piped script gets the answers a GUI gets); only `# interrupt` cuts a
 //! search short.
 
-use super::terminal::{search_text, title};
+use super::format::{score_text as value_text, search_text, title};
 use super::{MAX_LINE, NAME, VERSION};
 use crate::board::{Color, Move, Position, Square};
 use crate::controller::{
@@ -352,7 +352,7 @@ fn analysis_gfx(job: Job, to_move: Color, info: &Info) -> String {
         "TEXT {}: {} {} ({})",
         title(to_move),
         move_text(best.mv),
-        super::terminal::score_text(best.score, info.solve),
+        value_text(best.score, info.solve),
         search_text(info)
     );
     let first = match job {
@@ -373,7 +373,7 @@ fn analysis_gfx(job: Job, to_move: Color, info: &Info) -> String {
                     label,
                     " {} {}",
                     move_text(l.mv),
-                    super::terminal::score_text(l.score, info.solve)
+                    value_text(l.score, info.solve)
                 );
             }
             label

@@ -9,6 +9,7 @@
 //! reported), so that a search can be interrupted while it runs; the engine's name and
 //! version; how times are printed.
 
+pub mod format;
 pub mod ggs;
 pub mod gtp;
 pub mod nboard;

@@ -18,6 +18,7 @@
 //! At the end of a game the result is given both ways people count it: the discs on the
 //! board, and the tournament score that gives the empty squares to the winner.
 
+use super::format::{score_text, search_text, title};
 use super::{MAX_LINE, NAME};
 use crate::board::{Color, Move, MoveError, Position};
 use crate::controller::{
@@ -26,7 +27,7 @@ use crate::controller::{
 };
 use crate::game::Game;
 use crate::notation::{self, GgfGame, move_list, parse_position, transcript};
-use crate::search::{Info, Selectivity, Solve};
+use crate::search::Info;
 use std::io::{self, Read, Write};
 use std::time::Duration;
 
@@ -211,42 +212,11 @@ pub struct Terminal {
     tty: bool,
 }
 
-/// `Black` or `White`.
-pub fn title(c: Color) -> &'static str {
-    match c {
-        Color::Black => "Black",
-        Color::White => "White",
-    }
-}
-
 /// The disc letter of a colour on the board drawing.
 fn disc(c: Color) -> char {
     match c {
         Color::Black => 'X',
         Color::White => 'O',
-    }
-}
-
-/// How a search was run, for people: `depth 14 at 95%`, `solved exactly`, ...
-pub fn search_text(info: &Info) -> String {
-    match info.solve {
-        Some(Solve::Exact) => "solved exactly".to_string(),
-        Some(Solve::Wld) => "solved win/loss/draw".to_string(),
-        None if info.selectivity < Selectivity::NONE => {
-            format!("depth {} at {}", info.depth, info.selectivity)
-        }
-        None => format!("depth {}", info.depth),
-    }
-}
-
-/// A score for people: discs for the side to move (`+2`), or `win`/`draw`/`loss` after a
-/// win/loss/draw solve.
-pub fn score_text(score: i32, solve: Option<Solve>) -> String {
-    match (solve, score.signum()) {
-        (Some(Solve::Wld), 1) => "win".to_string(),
-        (Some(Solve::Wld), 0) => "draw".to_string(),
-        (Some(Solve::Wld), _) => "loss".to_string(),
-        _ => format!("{score:+}"),
     }
 }
 
@@ -798,6 +768,7 @@ pub fn run<R: Read + Send + 'static, W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Solve;
 
     fn cmd(line: &str) -> Result<Option<Command>, String> {
         parse(line)

@@ -4,9 +4,11 @@
 //! [`Engine::search`] runs iterative deepening from a board under [`Limits`] and reports each
 //! finished iteration through a progress callback as an [`Info`]; the last one is returned.
 //!
-//! Inside: [`midgame`] (PVS, probcut, ordering), [`endgame`] (exact and win/loss/draw
-//! solver), [`pvs`] (the shared move loop with parallel splits), [`tt`] (the shared hash
-//! table), [`probcut`] (its parameters), [`context`] (per-thread state and limits).
+//! Inside (private modules): `midgame` (PVS, probcut, ordering), `endgame` (exact and
+//! win/loss/draw solver), `shallow` (the solver's last plies), `pvs` (the shared move loop
+//! with parallel splits), `root` (the root driver: iterative deepening, multi-PV, reports),
+//! `tt` (the shared hash table), `probcut` (its parameters), `context` (per-thread state
+//! and limits), `time` (the time manager).
 
 /// Evaluates `$body` with `$k` naming the kernel module compiled for `$simd` (a
 /// [`crate::board::Simd`]): `x86_512`, `x86` or `portable`, which the calling module must

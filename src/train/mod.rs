@@ -7,7 +7,7 @@
 //! - [`selfplay`]: games of the engine against itself from randomised openings or opening
 //!   lines, at a depth or a level.
 //! - [`store`]: the data store outside the repository and its manifest inside it.
-//! - [`fit`]: per-phase ridge regression of the pattern weights by preconditioned conjugate
+//! - [`mod@fit`]: per-phase ridge regression of the pattern weights by preconditioned conjugate
 //!   gradients on both cores, reproducible.
 //! - [`error`]: mean absolute error per phase on a held-out split.
 //! - [`probcut`]: Multi-ProbCut regressions from pairs of shallow and deep searches.

@@ -2,6 +2,9 @@
 //! a scheduler: any number of shards gives one process's bytes; a missing, truncated,
 //! damaged or other-version shard is named in one error line and nothing is written.
 
+mod common;
+
+use common::{ok, s, temp_dir, text};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -37,25 +40,9 @@ fn outflank_stdin(args: &[&str], input: &str) -> Output {
     child.wait_with_output().expect("wait")
 }
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn ok(out: Output) -> Output {
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    out
-}
-
 /// A fresh directory for one test.
 fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("outflank-shards-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
+    temp_dir("shards", name)
 }
 
 /// Runs `args` as shards 0..n into `dir`, with `extra` after the shard options.

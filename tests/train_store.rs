@@ -3,6 +3,9 @@
 //! run; a truncated, other-sha256 or other-version shard named in one line with exit status
 //! 2 and nothing labelled; the positions of the openings left out of the samples.
 
+mod common;
+
+use common::{ok, s, temp_dir, text};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -16,25 +19,9 @@ fn outflank(args: &[&str]) -> Output {
         .expect("run outflank")
 }
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn ok(out: Output) -> Output {
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    out
-}
-
 /// A fresh directory for one test.
 fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("outflank-store-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
+    temp_dir("store", name)
 }
 
 /// Self-play at level 3 (30 games, 8-20 random moves unless `extra` gives the opening) in

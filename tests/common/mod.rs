@@ -1,6 +1,9 @@
 //! Helpers shared by the integration tests.
 
-use std::path::PathBuf;
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
 
 /// The shared data folder: `$OUTFLANK_SHARED/data`, else `../shared/data` beside the crate.
 /// `None` (after a note) when it is not there.
@@ -15,4 +18,28 @@ pub fn shared_data() -> Option<PathBuf> {
         eprintln!("shared data not found, skipping ({})", data.display());
         None
     }
+}
+
+/// A command's output bytes as text (invalid UTF-8 replaced).
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// `out`, after checking it exited with status 0 (else the failure shows its stderr).
+pub fn ok(out: Output) -> Output {
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    out
+}
+
+/// A fresh, empty directory `outflank-<prefix>-<name>-<pid>` in the temporary folder.
+pub fn temp_dir(prefix: &str, name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("outflank-{prefix}-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A path as a command-line argument.
+pub fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
 }

@@ -132,13 +132,6 @@ impl<T> ByColor<T> {
     }
 }
 
-impl<T: Clone> ByColor<T> {
-    /// The same value for both colours.
-    pub fn both(value: T) -> ByColor<T> {
-        ByColor([value.clone(), value])
-    }
-}
-
 impl<T> std::ops::Index<Color> for ByColor<T> {
     type Output = T;
     fn index(&self, c: Color) -> &T {

@@ -90,16 +90,6 @@ impl GameClock {
         }
     }
 
-    /// `color`'s time control, if it is timed.
-    pub fn control(&self, color: Color) -> Option<TimeControl> {
-        self.control[color]
-    }
-
-    /// True when neither colour is timed.
-    pub fn is_untimed(&self) -> bool {
-        self.control.0.iter().all(Option::is_none)
-    }
-
     /// Sets `color`'s time control (none: untimed); its clock keeps what it shows.
     pub fn set_control(&mut self, color: Color, control: Option<TimeControl>) {
         self.control[color] = control;
@@ -252,7 +242,6 @@ mod tests {
     #[test]
     fn untimed_and_unlimited() {
         let mut c = GameClock::untimed();
-        assert!(c.is_untimed());
         assert_eq!(c.for_search(Color::Black), None);
         c.charge(Color::Black, secs(5.0), true);
         assert_eq!(c.left(Color::Black), None);

@@ -372,11 +372,6 @@ impl Controller {
         })
     }
 
-    /// True while a move request waits for its search.
-    pub fn choosing(&self) -> bool {
-        self.pending.is_some()
-    }
-
     /// Plays a choice of [`Controller::choose`] (after the other side's implicit pass when
     /// there is one) and charges its time to the colour's clock.
     pub fn commit(&mut self, choice: &Choice) -> Result<(), MoveError> {

@@ -482,12 +482,19 @@ fn parse_move_value(
     number: usize,
     value: &str,
 ) -> Result<(Move, Option<f64>, Option<f64>), GgfErrorKind> {
-    let mut parts = value.split('/');
-    let text = parts.next().unwrap_or("").trim();
+    let (text, eval, time) = split_move_value(value);
     let mv: Move = text.parse().map_err(|_| GgfErrorKind::BadMove {
         number,
         text: text.to_string(),
     })?;
+    Ok((mv, eval, time))
+}
+
+/// Splits a move annotation `mv/eval/time` (GGF's move tags, GGS's move lines) into the
+/// move's text, trimmed, and the evaluation and seconds when they are finite numbers.
+pub(crate) fn split_move_value(value: &str) -> (&str, Option<f64>, Option<f64>) {
+    let mut parts = value.split('/');
+    let text = parts.next().unwrap_or("").trim();
     let mut number_part = || {
         parts
             .next()
@@ -496,7 +503,7 @@ fn parse_move_value(
     };
     let eval = number_part();
     let time = number_part();
-    Ok((mv, eval, time))
+    (text, eval, time)
 }
 
 /// Reads one game at the start of `s`; returns it and the text after it.

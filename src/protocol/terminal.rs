@@ -287,7 +287,6 @@ impl Terminal {
 
     /// The time left on `c`'s clock, as text, when the game is timed.
     fn left_text(&self, c: Color) -> Option<String> {
-        self.time?;
         let t = self.ctl.clock().left(c)?.max(0.0).floor() as u64;
         Some(format!("{}:{:02} left", t / 60, t % 60))
     }

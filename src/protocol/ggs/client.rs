@@ -396,11 +396,6 @@ impl Ggs {
         self.send_line(line, false);
     }
 
-    /// A line for the person watching.
-    fn say(&self, session: &mut Session, text: &str) -> io::Result<()> {
-        session.line(text)
-    }
-
     /// Matches playing or accepted, against `open`.
     fn busy_matches(&self) -> usize {
         self.matches.len() + self.accepted.len()
@@ -454,7 +449,7 @@ impl Ggs {
             self.failures = 0;
             self.backoff = FIRST_BACKOFF;
             log::info!("GGS: logged in as {}", self.config.user);
-            self.say(session, &format!("logged in as {}", self.config.user))?;
+            session.line(&format!("logged in as {}", self.config.user))?;
             for line in outgoing::setup() {
                 self.send(&line);
             }
@@ -502,10 +497,10 @@ impl Ggs {
                         .iter()
                         .find(|p| p.name != self.config.user)
                         .map_or("?", |p| p.name.as_str());
-                    self.say(
-                        session,
-                        &format!("match {} against {other} ({})", info.id, info.game_type),
-                    )?;
+                    session.line(&format!(
+                        "match {} against {other} ({})",
+                        info.id, info.game_type
+                    ))?;
                     self.matches.insert(info.id.clone());
                 }
             }
@@ -743,14 +738,11 @@ impl Ggs {
         } else {
             format!("not played out, {}", result_text(result))
         };
-        self.say(
-            session,
-            &format!(
-                "game {id} over: {} ({me}) against {} ({other}): {how}",
-                self.config.user,
-                g.names[other.index()],
-            ),
-        )?;
+        session.line(&format!(
+            "game {id} over: {} ({me}) against {} ({other}): {how}",
+            self.config.user,
+            g.names[other.index()],
+        ))?;
         if let Some(path) = &self.config.games {
             let line = ggf_of(&g, result).to_ggf();
             let write = std::fs::OpenOptions::new()
@@ -780,10 +772,7 @@ impl Ggs {
             .collect();
         if let GameResult::Left(who) = result {
             // Adjourned: the games are stored and resume later.
-            self.say(
-                session,
-                &format!("match {} adjourned ({who} left)", info.id),
-            )?;
+            session.line(&format!("match {} adjourned ({who} left)", info.id))?;
             for id in &ids {
                 self.forget(id, session);
             }
@@ -798,10 +787,7 @@ impl Ggs {
         }
         self.matches.remove(&info.id);
         self.ended += 1;
-        self.say(
-            session,
-            &format!("match {} over: {}", info.id, result_text(result)),
-        )?;
+        session.line(&format!("match {} over: {}", info.id, result_text(result)))?;
         if self.done_playing() && self.matches.is_empty() {
             return Ok(self.quit());
         }
@@ -854,13 +840,10 @@ impl Ggs {
         self.accepted.clear();
         self.login = Login::Prompt;
         self.reconnect_at = Some(Instant::now() + self.backoff);
-        self.say(
-            session,
-            &format!(
-                "connection lost; reconnecting in {} s",
-                self.backoff.as_secs()
-            ),
-        )?;
+        session.line(&format!(
+            "connection lost; reconnecting in {} s",
+            self.backoff.as_secs()
+        ))?;
         Ok(Flow::Continue)
     }
 }
@@ -884,10 +867,8 @@ fn sync_game(g: &mut GameState, b: &BoardMessage) {
     }
     if let Some(r) = &b.last_move {
         let color = g.ctl.mover_of(r.mv);
-        let before = g.ctl.game().len();
         if g.ctl.play_as(color, r.mv, Mover::Other).is_ok() && g.ctl.position() == b.position {
             let ply = g.ctl.game().len() - 1;
-            debug_assert!(ply >= before);
             g.notes.insert(ply, (r.eval, r.seconds));
             return;
         }
@@ -952,7 +933,7 @@ impl Frontend for Ggs {
                 format!("cannot connect to GGS at {host}:{port}: {e}"),
             )
         })?;
-        self.say(session, &format!("connected to {host}:{port}"))?;
+        session.line(&format!("connected to {host}:{port}"))?;
         Ok(Flow::Continue)
     }
 
@@ -968,10 +949,7 @@ impl Frontend for Ggs {
             Input::Line(l) if l.trim() == "quit" => Ok(self.quit()),
             Input::Line(l) if l.trim().is_empty() => Ok(Flow::Continue),
             Input::Line(l) => {
-                self.say(
-                    session,
-                    &format!("unknown command {:?} (quit logs out)", l.trim()),
-                )?;
+                session.line(&format!("unknown command {:?} (quit logs out)", l.trim()))?;
                 Ok(Flow::Continue)
             }
             // Run without a terminal (stdin closed): play on.
@@ -1052,7 +1030,7 @@ impl Frontend for Ggs {
         match self.connect() {
             Ok(()) => {
                 self.reconnect_at = None;
-                self.say(session, "reconnected")?;
+                session.line("reconnected")?;
             }
             Err(e) => {
                 self.failures += 1;

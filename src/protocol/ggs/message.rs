@@ -28,7 +28,7 @@ use std::str::FromStr;
 
 use crate::board::{Color, Move, Position, Square};
 use crate::game::Game;
-use crate::notation::{self as ggf, parse_duration, square_char};
+use crate::notation::{self as ggf, parse_duration, split_move_value, square_char};
 
 /// The longest line taken, in bytes (as the stdin reader's cap, 1 MiB); longer lines are
 /// dropped and damage their message.
@@ -1000,8 +1000,7 @@ fn parse_request(f: &[&str]) -> Result<Request, ParseError> {
 fn move_line(t: &str) -> Option<Result<MoveRecord, ParseError>> {
     let (n, rest) = t.split_once(':')?;
     let number: u32 = n.trim().parse().ok()?;
-    let mut parts = rest.trim().split('/');
-    let word = parts.next().unwrap_or("");
+    let (word, eval, seconds) = split_move_value(rest);
     let mv = if word.starts_with(['P', 'p']) {
         Move::Pass
     } else {
@@ -1010,12 +1009,6 @@ fn move_line(t: &str) -> Option<Result<MoveRecord, ParseError>> {
             Err(_) => return Some(Err(ParseError::bad("move", t))),
         }
     };
-    let number_of = |s: Option<&str>| {
-        s.and_then(|s| s.trim().parse::<f64>().ok())
-            .filter(|v| v.is_finite())
-    };
-    let eval = number_of(parts.next());
-    let seconds = number_of(parts.next());
     Some(Ok(MoveRecord {
         number,
         mv,

@@ -140,6 +140,55 @@ fn a_store_in_shards_verifies_regenerates_resumes_and_is_one_shard_byte_for_byte
     assert!(a_bytes == std::fs::read(&b).unwrap());
     assert!(a_bytes.len() > 16 + 30 * 24 * 20);
 
+    // Training end to end from either manifest: the same weights and probcut parameters.
+    let train = |store: &Path, manifest: &Path, name: &str| {
+        let (out, work) = (dir.join(name), dir.join(format!("{name}-work")));
+        let run = ok(outflank(&[
+            "train",
+            "all",
+            "--manifest",
+            s(manifest),
+            "--store",
+            s(store),
+            "--selfplay-games",
+            "0",
+            "--exact-empties",
+            "8",
+            "--epochs",
+            "3",
+            "--probcut-positions",
+            "8",
+            "--probcut-end-positions",
+            "4",
+            "--threads",
+            "1",
+            "--out",
+            s(&out),
+            "--work",
+            s(&work),
+        ]));
+        assert!(
+            text(&run.stderr).contains("30 from the manifest's self-play"),
+            "{}",
+            text(&run.stderr)
+        );
+        // The manifest's samples are those `train data --manifest` writes.
+        assert!(std::fs::read(work.join("manifest.samples")).unwrap() == a_bytes);
+        ["eval.ofw", "probcut.json"].map(|f| std::fs::read(out.join(f)).unwrap())
+    };
+    let two_shards = train(&store, &manifest, "w2");
+    assert!(two_shards == train(&store1, &manifest1, "w1"));
+    let weights = dir.join("w2/eval.ofw");
+    let analyzed = ok(outflank(&[
+        "analyze",
+        "f5d6c3d3c4",
+        "--depth",
+        "2",
+        "--eval-file",
+        s(&weights),
+    ]));
+    assert!(!analyzed.stdout.is_empty());
+
     // A machine that lost a shard makes it again, byte for byte.
     let before = std::fs::read(store.join(SHARD1)).unwrap();
     std::fs::remove_file(store.join(SHARD1)).unwrap();

@@ -84,8 +84,15 @@ pub struct ProbcutArgs {
 #[derive(ClapArgs, Debug)]
 pub struct AllArgs {
     /// WTHOR files or directories of `.wtb` files (the FFO database, Logistello's book).
-    #[arg(long, required = true, num_args = 1..)]
+    #[arg(long, num_args = 1.., required_unless_present = "manifest")]
     pub wthor: Vec<PathBuf>,
+    /// The self-play games of the shards this manifest lists (the repository's is
+    /// data/manifest.json), from the store, labelled and fitted on with the WTHOR games.
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    /// The data store (default: $XDG_CACHE_HOME/outflank, else ~/.cache/outflank).
+    #[arg(long, value_name = "DIR")]
+    pub store: Option<PathBuf>,
     /// Where to write `eval.ofw` and `probcut.json` (the crate ships `weights/`).
     #[arg(long)]
     pub out: PathBuf,
@@ -113,6 +120,9 @@ pub struct AllArgs {
     /// Midgame positions of the probcut fit.
     #[arg(long, default_value_t = 1500)]
     pub probcut_positions: usize,
+    /// Endgame positions of the probcut fit.
+    #[arg(long, default_value_t = 600)]
+    pub probcut_end_positions: usize,
     /// Reuse intermediate files already in the work directory.
     #[arg(long)]
     pub resume: bool,
@@ -383,9 +393,7 @@ fn run_data(a: DataArgs) -> anyhow::Result<i32> {
         more.extend(selfplay_shard_games(&a.selfplay)?);
     }
     if let Some(m) = &a.manifest {
-        let store = a.store.clone().unwrap_or_else(data_store::default_store);
-        let manifest = load_manifest(m)?;
-        more.extend(data_store::selfplay_games(&store, &manifest)?);
+        more.extend(manifest_games(m, a.store.as_deref())?);
     }
     // Repeated games after their first appearance are dropped, as within WTHOR files.
     let mut seen: std::collections::HashSet<Vec<crate::board::Square>> =
@@ -475,6 +483,13 @@ fn selfplay_shard_games(paths: &[PathBuf]) -> anyhow::Result<Vec<data::GameRecor
     );
     crate::train::decode_games(&merged.items)
         .map_err(|i| anyhow::anyhow!("self-play game {i} of the shards is not a game"))
+}
+
+/// The self-play games of a manifest's shards in the store (`store`, else the default one),
+/// each shard checked against the manifest first.
+fn manifest_games(manifest: &Path, store: Option<&Path>) -> anyhow::Result<Vec<data::GameRecord>> {
+    let store = store.map_or_else(data_store::default_store, Path::to_path_buf);
+    data_store::selfplay_games(&store, &load_manifest(manifest)?)
 }
 
 /// A manifest that must be there.
@@ -922,21 +937,51 @@ fn run_all(a: AllArgs) -> anyhow::Result<i32> {
         .with_context(|| format!("cannot create {}", a.work.display()))?;
     std::fs::create_dir_all(&a.out)
         .with_context(|| format!("cannot create {}", a.out.display()))?;
-    let games = data::read_games(&a.wthor)?;
-    stamp(&format!("{} games read", games.len()));
+    let mut games = if a.wthor.is_empty() {
+        Vec::new()
+    } else {
+        data::read_games(&a.wthor)?
+    };
+    // The manifest's games are checked before any work, and labelled apart (as `train data
+    // --manifest` labels them, repeats dropped within them): their sample file is the one
+    // `train data --manifest M --exact-empties E` writes.
+    let manifest_games = match &a.manifest {
+        Some(m) => {
+            let mut seen = std::collections::HashSet::new();
+            let mut g = manifest_games(m, a.store.as_deref())?;
+            g.retain(|g| seen.insert(g.moves.clone()));
+            g
+        }
+        None => Vec::new(),
+    };
+    stamp(&format!(
+        "{} games read, {} from the manifest's self-play",
+        games.len(),
+        manifest_games.len()
+    ));
     let label = LabelConfig {
         exact_empties: a.exact_empties,
         ..LabelConfig::default()
     };
-    let samples_path = a.work.join("games.samples");
-    if !(a.resume && samples_path.exists()) {
-        let pb = progress_bar(games.len() as u64);
-        let s = data::label_games(&games, &label, &pb);
-        pb.finish_and_clear();
-        data::write_samples(&samples_path, &s)?;
-    }
-    let mut samples = data::read_samples(&samples_path)?;
+    let labelled = |games: &[data::GameRecord], path: &Path| -> anyhow::Result<Vec<data::Sample>> {
+        if !(a.resume && path.exists()) {
+            let pb = progress_bar(games.len() as u64);
+            let s = data::label_games(games, &label, &pb);
+            pb.finish_and_clear();
+            data::write_samples(path, &s)?;
+        }
+        data::read_samples(path)
+    };
+    let mut samples = labelled(&games, &a.work.join("games.samples"))?;
     stamp(&format!("{} samples labelled", samples.len()));
+    if !manifest_games.is_empty() {
+        let s = labelled(&manifest_games, &a.work.join("manifest.samples"))?;
+        stamp(&format!(
+            "{} self-play samples of the manifest labelled",
+            s.len()
+        ));
+        samples.extend(s);
+    }
     let fit_cfg = FitConfig {
         epochs: a.epochs,
         lambda: a.lambda,
@@ -993,11 +1038,14 @@ fn run_all(a: AllArgs) -> anyhow::Result<i32> {
         stamp(&format!("{} self-play samples labelled", sp_samples.len()));
         samples.extend(sp_samples);
     }
+    // The probcut positions come from every game, the manifest's after the WTHOR ones.
+    games.extend(manifest_games);
     let eval_path = a.out.join("eval.ofw");
     let w = fit_to(&samples, &eval_path)?;
     stamp(&format!("weights written to {}", eval_path.display()));
     let cfg = ProbcutConfig {
         positions: a.probcut_positions,
+        end_positions: a.probcut_end_positions,
         seed: a.seed,
         ..ProbcutConfig::default()
     };

@@ -420,14 +420,19 @@ fn lex(s: &str) -> Result<(Tags, &str), GgfErrorKind> {
     }
 }
 
-/// Escapes `]` and `\` in a value.
+/// Escapes `]` and `\` in a value, and writes a line break (a multi-line engine answer in a
+/// comment) as a space, so that a game stays one line.
 fn escape(value: &str) -> String {
     let mut s = String::with_capacity(value.len());
     for c in value.chars() {
-        if c == ']' || c == '\\' {
-            s.push('\\');
+        match c {
+            ']' | '\\' => {
+                s.push('\\');
+                s.push(c);
+            }
+            '\n' | '\r' => s.push(' '),
+            c => s.push(c),
         }
-        s.push(c);
     }
     s
 }
@@ -806,6 +811,18 @@ mod tests {
         assert_eq!(g.moves[3].mv, sq("d3"));
         assert_eq!(g.to_game().len(), 4);
         assert_eq!(parse_ggf(&g.to_ggf()).unwrap(), g);
+    }
+
+    #[test]
+    fn a_game_is_one_line() {
+        let mut g = parse_ggf(NBOARD).unwrap();
+        g.comment = Some("refused `genmove b`: a\r\nb]\\".to_string());
+        let line = g.to_ggf();
+        assert!(!line.contains(['\n', '\r']), "{line}");
+        assert_eq!(
+            parse_ggf(&line).unwrap().comment.as_deref(),
+            Some("refused `genmove b`: a  b]\\")
+        );
     }
 
     #[test]

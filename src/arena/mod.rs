@@ -7,8 +7,11 @@
 //! - [`gtp_client`] and [`nboard_client`]: the two protocols behind one [`client::Client`];
 //! - [`referee`]: one game, with the referee's own board, clocks and adjudication;
 //! - [`stats`]: scores, Elo with a 95% interval, SPRT;
-//! - this module: engine specifications, openings, the schedule and [`run_match`], which
-//!   plays the games on several threads and reports each as it ends.
+//! - [`resume`]: the match's GGF file read back, so that a stopped match goes on where it
+//!   stopped;
+//! - this module: engine specifications, openings, the schedule and [`run_match`] (or
+//!   [`resume_match`]), which plays the games on several threads and reports each as it
+//!   ends.
 
 pub mod client;
 pub mod engine;
@@ -16,9 +19,10 @@ pub mod gtp_client;
 pub mod launch;
 pub mod nboard_client;
 pub mod referee;
+pub mod resume;
 pub mod stats;
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::fmt;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -30,6 +34,7 @@ use anyhow::{Context, bail};
 
 pub use engine::{CommandLine, EngineFailure};
 pub use referee::{GameRecord, GameSpec, Termination};
+pub use resume::{MatchId, Played, ResumeError, ggf_line, read_played};
 pub use stats::{Elo, Score, Sprt, SprtVerdict};
 
 use crate::board::{Color, Position};
@@ -521,7 +526,7 @@ impl fmt::Display for SprtResult {
 /// What a match produced.
 #[derive(Clone, Debug)]
 pub struct MatchReport {
-    /// The games counted, in the order they ended.
+    /// The games counted, in the order they ended (a resumed match's earlier games first).
     pub games: Vec<GameRecord>,
     /// The final standings.
     pub standings: Standings,
@@ -529,8 +534,29 @@ pub struct MatchReport {
     pub sprt: Option<SprtResult>,
     /// Games scheduled.
     pub scheduled: usize,
-    /// Games begun but abandoned when the SPRT stopped the match.
+    /// Games begun but abandoned when the SPRT stopped the match (in this run).
     pub abandoned: usize,
+}
+
+/// The games counted so far, with the standings and the SPRT they make.
+struct Tally {
+    games: Vec<GameRecord>,
+    standings: Standings,
+    sprt: Option<SprtResult>,
+}
+
+impl Tally {
+    /// Counts a game into the standings and the SPRT; true when the SPRT has now decided.
+    fn add(&mut self, record: &GameRecord) -> bool {
+        self.standings.add(record);
+        let Some(s) = self.sprt.as_mut() else {
+            return false;
+        };
+        let score = &self.standings.pairs[0][1];
+        s.llr = s.test.llr(score);
+        s.verdict = s.test.verdict(score);
+        s.verdict != SprtVerdict::Continue
+    }
 }
 
 /// Plays a match: the scheduled games on `concurrency` threads, each thread with its own
@@ -542,7 +568,57 @@ pub fn run_match(
     cfg: &MatchConfig,
     on_game: &mut dyn FnMut(&GameRecord, &Standings),
 ) -> anyhow::Result<MatchReport> {
+    resume_match(cfg, Vec::new(), on_game)
+}
+
+/// Plays the rest of a match of which the games `played` were played before (each a
+/// scheduled game, at most once, in the order they ended, as [`read_played`] reads them
+/// back). They are counted first, in that order, into the standings and the SPRT exactly as
+/// they were when played (so a match stopped and resumed reports what it would have
+/// reported in one go), then the scheduled games not among them are played as
+/// [`run_match`] plays them; `on_game` sees only those. When the SPRT has decided on the
+/// games played, or none is left, no engine is started: the report is that of the games
+/// played. A game after the one on which the SPRT decided is not counted, as it would not
+/// have been when played.
+pub fn resume_match(
+    cfg: &MatchConfig,
+    played: Vec<GameRecord>,
+    on_game: &mut dyn FnMut(&GameRecord, &Standings),
+) -> anyhow::Result<MatchReport> {
     cfg.validate()?;
+    let games = schedule(cfg);
+    let scheduled = games.len();
+    let done: HashSet<usize> = played.iter().map(|r| r.number).collect();
+    let mut tally = Tally {
+        games: Vec::new(),
+        standings: Standings::new(cfg.engines.iter().map(|e| e.name.clone()).collect()),
+        sprt: cfg.sprt.map(|test| SprtResult {
+            test,
+            llr: 0.0,
+            verdict: SprtVerdict::Continue,
+        }),
+    };
+    let mut decided = false;
+    for record in played {
+        decided = tally.add(&record);
+        tally.games.push(record);
+        if decided {
+            break;
+        }
+    }
+    let games: VecDeque<GameSpec> = games
+        .into_iter()
+        .filter(|g| !done.contains(&g.number))
+        .collect();
+    if decided || games.is_empty() {
+        return Ok(MatchReport {
+            games: tally.games,
+            standings: tally.standings,
+            sprt: tally.sprt,
+            scheduled,
+            abandoned: 0,
+        });
+    }
     // Start every engine once (in parallel) to fail early; the first worker keeps them.
     let started: Vec<Result<Box<dyn client::Client>, EngineFailure>> =
         std::thread::scope(|scope| {
@@ -562,18 +638,9 @@ pub fn run_match(
         first_clients.push(Some(c));
     }
     let mut first_clients = Some(first_clients);
-    let games = schedule(cfg);
-    let scheduled = games.len();
-    let queue = Arc::new(Mutex::new(VecDeque::from(games)));
+    let queue = Arc::new(Mutex::new(games));
     let stop = Arc::new(AtomicBool::new(false));
-    let mut standings = Standings::new(cfg.engines.iter().map(|e| e.name.clone()).collect());
-    let mut counted = Vec::new();
     let mut abandoned = 0;
-    let mut sprt = cfg.sprt.map(|test| SprtResult {
-        test,
-        llr: 0.0,
-        verdict: SprtVerdict::Continue,
-    });
     let (tx, rx) = channel::<GameRecord>();
     std::thread::scope(|scope| {
         for w in 0..cfg.concurrency.max(1) {
@@ -595,23 +662,18 @@ pub fn run_match(
                 abandoned += 1;
                 continue;
             }
-            standings.add(&record);
-            on_game(&record, &standings);
-            counted.push(record);
-            if let Some(s) = sprt.as_mut() {
-                let score = &standings.pairs[0][1];
-                s.llr = s.test.llr(score);
-                s.verdict = s.test.verdict(score);
-                if s.verdict != SprtVerdict::Continue {
-                    stop.store(true, Ordering::Relaxed);
-                }
+            let decided = tally.add(&record);
+            on_game(&record, &tally.standings);
+            tally.games.push(record);
+            if decided {
+                stop.store(true, Ordering::Relaxed);
             }
         }
     });
     Ok(MatchReport {
-        games: counted,
-        standings,
-        sprt,
+        games: tally.games,
+        standings: tally.standings,
+        sprt: tally.sprt,
         scheduled,
         abandoned,
     })

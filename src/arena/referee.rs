@@ -51,6 +51,37 @@ impl Termination {
         }
     }
 
+    /// Reads back the text [`Termination`]'s `Display` writes (`played the illegal move a1`,
+    /// `lost on time (...)`, `crashed (...)`); `None` for any other text.
+    pub fn parse(text: &str) -> Option<Termination> {
+        let within = |prefix: &str| {
+            text.strip_prefix(prefix)
+                .and_then(|rest| rest.strip_suffix(')'))
+                .map(str::to_string)
+        };
+        let t = match text {
+            "game over" => Termination::Normal,
+            "passed while it had a legal move" => Termination::IllegalPass,
+            "resigned" => Termination::Resigned,
+            _ => {
+                if let Some(mv) = text.strip_prefix("played the illegal move ") {
+                    Termination::IllegalMove(mv.to_string())
+                } else if let Some(s) = within("lost on time (") {
+                    Termination::Timeout(s)
+                } else if let Some(s) = within("crashed (") {
+                    Termination::Crash(s)
+                } else if let Some(s) = within("broke the protocol (") {
+                    Termination::Protocol(s)
+                } else if let Some(s) = within("could not start (") {
+                    Termination::StartFailure(s)
+                } else {
+                    return None;
+                }
+            }
+        };
+        Some(t)
+    }
+
     /// The termination for an engine failure.
     pub fn from_failure(f: EngineFailure) -> Termination {
         match f {
@@ -226,6 +257,98 @@ impl GameRecord {
             moves: self.moves.clone(),
             ..GgfGame::default()
         }
+    }
+
+    /// Reads back a game that [`GameRecord::to_ggf`] wrote for the scheduled game `spec`:
+    /// players, moves, result and forfeit reason come from the record, the opening and the
+    /// clocks from `spec`, the final disc counts from replaying the moves. Says why when the
+    /// record does not fit `spec` (other players, start or opening), has no result, or
+    /// contradicts itself (a margin its moves do not reach, an unreadable forfeit reason).
+    pub fn from_ggf(g: &GgfGame, spec: &GameSpec) -> Result<GameRecord, String> {
+        let names = (g.black.as_deref(), g.white.as_deref());
+        if names
+            != (
+                Some(spec.black_name.as_str()),
+                Some(spec.white_name.as_str()),
+            )
+        {
+            return Err(format!(
+                "its players are {} and {}, not {} and {}",
+                names.0.unwrap_or("?"),
+                names.1.unwrap_or("?"),
+                spec.black_name,
+                spec.white_name
+            ));
+        }
+        let opening = GgfGame::from_game(&spec.opening).moves;
+        let same_opening = g.start == spec.opening.start()
+            && g.moves.len() >= opening.len()
+            && g.moves
+                .iter()
+                .zip(&opening)
+                .all(|(a, b)| (a.color, a.mv) == (b.color, b.mv));
+        if !same_opening {
+            return Err(format!(
+                "it does not start with the scheduled opening {:?}",
+                spec.opening_text
+            ));
+        }
+        let result = g.result.as_deref().unwrap_or("?");
+        let (margin, flags) = result.split_once(':').unwrap_or((result, ""));
+        let margin = margin
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|m| m.fract() == 0.0 && m.abs() <= 64.0)
+            .ok_or_else(|| format!("its result RE[{result}] is not a finished game's"))?;
+        let game = g.to_game();
+        let mut record = GameRecord {
+            number: spec.number,
+            black: spec.black,
+            white: spec.white,
+            black_name: spec.black_name.clone(),
+            white_name: spec.white_name.clone(),
+            opening: spec.opening_text.clone(),
+            start: g.start,
+            moves: g.moves.clone(),
+            tc: spec.tc,
+            forfeit: None,
+            termination: Termination::Normal,
+            black_discs: None,
+            disc_counts: (
+                game.position().black().count_ones(),
+                game.position().white().count_ones(),
+            ),
+            aborted: false,
+        };
+        if flags.is_empty() {
+            if game.result() != Some(margin as i32) {
+                return Err(format!(
+                    "its result RE[{result}] is not where its moves end ({})",
+                    game.result()
+                        .map_or_else(|| "unfinished".to_string(), |r| format!("{r:+}"))
+                ));
+            }
+            record.black_discs = Some(margin as i32);
+            return Ok(record);
+        }
+        let loser = if margin < 0.0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let comment = g.comment.as_deref().unwrap_or("");
+        let termination = comment
+            .strip_prefix(record.name(loser))
+            .and_then(|rest| rest.strip_prefix(' '))
+            .and_then(Termination::parse)
+            .filter(|t| matches!(t, Termination::Timeout(_)) == flags.contains('t'))
+            .ok_or_else(|| {
+                format!("its forfeit RE[{result}] has no reason that fits it (CO[{comment}])")
+            })?;
+        record.forfeit = Some(loser);
+        record.termination = termination;
+        Ok(record)
     }
 }
 

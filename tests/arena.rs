@@ -3,9 +3,11 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use outflank::Color;
+use outflank::arena::resume::parse_game_name;
 use outflank::arena::{
     EngineSpec, GameRecord, MatchConfig, MatchReport, Protocol, Sprt, SprtVerdict, Termination,
     TimeControl, load_openings, run_match,
@@ -503,4 +505,301 @@ fn gtp_rhino_against_outflank() {
             "no forfeit: {out}"
         );
     }
+}
+
+/// The report at the end of a match's output: everything after its first blank line (the
+/// table, the SPRT's line, the count of games played).
+fn final_report(out: &str) -> &str {
+    out.split_once("\n\n").map_or("", |(_, report)| report)
+}
+
+/// The numbers of the `Game N (...)` lines of a match's output, with the lines.
+fn game_lines(out: &str) -> Vec<(usize, String)> {
+    out.lines()
+        .filter_map(|l| {
+            let n = l
+                .strip_prefix("Game ")?
+                .split_whitespace()
+                .next()?
+                .parse()
+                .ok()?;
+            Some((n, l.to_string()))
+        })
+        .collect()
+}
+
+/// The schedule's number of each game of a match's GGF file, in the file's order.
+fn ggf_game_numbers(path: &Path) -> Vec<usize> {
+    check_ggf(path)
+        .iter()
+        .map(|g| {
+            let (_, gn) = g.other.iter().find(|(t, _)| t == "GN").expect("a GN tag");
+            parse_game_name(gn).expect("GN[match ID game N]").1
+        })
+        .collect()
+}
+
+/// A round robin of 6 games with deterministic engines (first legal move; C plays an
+/// illegal move in every game), one game at a time, so every run of it plays the same games.
+fn resumable_match(ggf: &Path) -> Vec<String> {
+    let script = fixture("broken_engine.py");
+    let spec = |name: &str, proto: &str, mode: &str| {
+        format!(
+            "name={name},proto={proto},cmd=python3 {} {proto} {mode}",
+            script.display()
+        )
+    };
+    [
+        "--engine",
+        &spec("A", "gtp", "ok"),
+        "--engine",
+        &spec("B", "nboard", "ok"),
+        "--engine",
+        &spec("C", "gtp", "illegal"),
+        "--openings",
+        fixture("xot-3.txt").to_str().unwrap(),
+        "--seed",
+        "3",
+        "--games",
+        "2",
+        "--tc",
+        "30",
+        "--ggf",
+        ggf.to_str().unwrap(),
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// The uninterrupted run of [`resumable_match`], played once for the tests that compare with
+/// it: its stdout and its GGF file's text.
+fn uninterrupted() -> &'static (String, String) {
+    static RUN: OnceLock<(String, String)> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let ggf = tmp_file("whole.ggf");
+        let args = resumable_match(&ggf);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (status, out, err) = outflank_match(&args);
+        assert_eq!(status, 0, "{out}\n{err}");
+        assert_eq!(ggf_game_numbers(&ggf), (1..=6).collect::<Vec<_>>());
+        (out, std::fs::read_to_string(&ggf).unwrap())
+    })
+}
+
+/// `--resume` on a file cut after 2 games and in the middle of the 3rd line: the cut line is
+/// removed, only the 4 games missing are played (the same games as in one go), each game is
+/// in the file once, and the report is the uninterrupted run's. Resuming the finished file
+/// plays nothing and reports the same again.
+#[test]
+fn cli_resumes_a_cut_match_to_the_same_report() {
+    let (whole_out, whole_ggf) = uninterrupted();
+    let lines: Vec<&str> = whole_ggf.split_inclusive('\n').collect();
+    let ggf = tmp_file("cut.ggf");
+    let kept = lines[..2].concat();
+    std::fs::write(&ggf, format!("{kept}{}", &lines[2][..30])).unwrap();
+    let mut args = resumable_match(&ggf);
+    args.push("--resume".into());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (status, out, err) = outflank_match(&args);
+    assert_eq!(status, 0, "{out}\n{err}");
+    assert!(
+        out.contains("Resuming: 2 of 6 games already played in ")
+            && out.contains(", 4 to play; an unfinished last line (30 bytes) was removed"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&ggf).unwrap();
+    assert!(
+        text.starts_with(&kept),
+        "the games kept are left as they were"
+    );
+    let mut numbers = ggf_game_numbers(&ggf);
+    let first: Vec<usize> = numbers[..2].to_vec();
+    numbers.sort_unstable();
+    assert_eq!(numbers, (1..=6).collect::<Vec<_>>(), "each game once");
+    let played = game_lines(&out);
+    assert_eq!(played.len(), 4, "{out}");
+    assert!(played.iter().all(|(n, _)| !first.contains(n)));
+    let whole_games = game_lines(whole_out);
+    for line in &played {
+        assert!(
+            whole_games.contains(line),
+            "the same game as in one go: {}",
+            line.1
+        );
+    }
+    assert_eq!(final_report(&out), final_report(whole_out));
+    assert!(final_report(&out).contains("C "), "{out}");
+
+    // Resuming the finished match plays nothing, writes nothing and reports the same.
+    let (status, again, err) = outflank_match(&args);
+    assert_eq!(status, 0, "{again}\n{err}");
+    assert!(again.contains("6 of 6 games already played"), "{again}");
+    assert!(game_lines(&again).is_empty(), "{again}");
+    assert_eq!(final_report(&again), final_report(whole_out));
+    assert_eq!(std::fs::read_to_string(&ggf).unwrap(), text);
+}
+
+/// Ctrl-C (SIGINT) in the middle of a match leaves whole lines in its GGF file, and
+/// `--resume` finishes the match with the report of the uninterrupted run. (On a machine
+/// quick enough to finish the 6 games before the signal lands, the resume plays nothing.)
+#[cfg(unix)]
+#[test]
+fn cli_interrupted_match_leaves_whole_lines_and_resumes() {
+    let (whole_out, _) = uninterrupted();
+    let ggf = tmp_file("interrupted.ggf");
+    let args = resumable_match(&ggf);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .arg("match")
+        .args(&args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    let interrupted = loop {
+        let lines = std::fs::read(&ggf).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count());
+        if lines >= 1 {
+            let pid = libc::pid_t::try_from(child.id()).unwrap();
+            // SAFETY: kill(2) sends a signal to our own child, not yet reaped, so its pid
+            // cannot belong to another process.
+            assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+            break true;
+        }
+        if child.try_wait().unwrap().is_some() {
+            break false;
+        }
+        assert!(t.elapsed() < Duration::from_secs(30), "no game written");
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let status = child.wait().unwrap();
+    let bytes = std::fs::read(&ggf).unwrap();
+    assert!(bytes.ends_with(b"\n"), "whole lines only");
+    let written = check_ggf(&ggf).len();
+    if interrupted && written < 6 {
+        assert!(!status.success(), "{status:?}");
+    } else {
+        eprintln!("note: the match ended before it could be interrupted");
+    }
+    let mut args = args;
+    args.push("--resume".into());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (status, out, err) = outflank_match(&args);
+    assert_eq!(status, 0, "{out}\n{err}");
+    assert!(
+        out.contains(&format!("Resuming: {written} of 6 games already played")),
+        "{out}"
+    );
+    assert_eq!(game_lines(&out).len(), 6 - written, "{out}");
+    let mut numbers = ggf_game_numbers(&ggf);
+    numbers.sort_unstable();
+    assert_eq!(numbers, (1..=6).collect::<Vec<_>>(), "each game once");
+    assert_eq!(final_report(&out), final_report(whole_out));
+}
+
+/// `--resume` refuses, with one line on stderr and exit status 2, a file of another match
+/// (other engines' names, other games, a GGF not written by a match) and leaves it as it
+/// was; `--resume` needs `--ggf`.
+#[test]
+fn cli_refuses_to_resume_another_matchs_file() {
+    let script = fixture("broken_engine.py");
+    let a = format!("name=A,cmd=python3 {} gtp ok", script.display());
+    let b = format!("name=B,cmd=python3 {} gtp ok", script.display());
+    let c = format!("name=C,cmd=python3 {} gtp ok", script.display());
+    let ggf = tmp_file("other.ggf");
+    let path = ggf.to_str().unwrap();
+    let (status, out, err) = outflank_match(&[
+        "--engine", &a, "--engine", &b, "--games", "2", "--ggf", path,
+    ]);
+    assert_eq!(status, 0, "{out}\n{err}");
+    let before = std::fs::read(&ggf).unwrap();
+    let cases: [&[&str]; 3] = [
+        &["--engine", &a, "--engine", &c, "--games", "2"],
+        &["--engine", &a, "--engine", &b, "--games", "4"],
+        &["--engine", &b, "--engine", &a, "--games", "2"],
+    ];
+    for case in cases {
+        let mut args = case.to_vec();
+        args.extend(["--ggf", path, "--resume"]);
+        let (status, out, err) = outflank_match(&args);
+        assert_eq!(status, 2, "{args:?}: {out}{err}");
+        assert!(out.is_empty(), "{out}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("cannot resume the match of") && err.contains("not a game of this match"),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read(&ggf).unwrap(),
+            before,
+            "the file is left alone"
+        );
+    }
+    // A GGF file that no match wrote.
+    let plain = tmp_file("plain.ggf");
+    let mut game = parse_ggf_games(std::str::from_utf8(&before).unwrap()).unwrap()[0].clone();
+    game.other.clear();
+    std::fs::write(&plain, game.to_ggf() + "\n").unwrap();
+    let (status, _, err) = outflank_match(&[
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--games",
+        "2",
+        "--ggf",
+        plain.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert_eq!(status, 2, "{err}");
+    assert!(
+        err.contains("line 1 is not a game of this match (no GN tag"),
+        "{err}"
+    );
+    let (status, _, err) = outflank_match(&["--engine", &a, "--engine", &b, "--resume"]);
+    assert_eq!(status, 2, "{err}");
+    assert!(err.contains("--ggf") && err.lines().count() == 1, "{err}");
+}
+
+/// A match whose SPRT decided is resumed to the same verdict at once: no game is played.
+#[test]
+fn cli_resumed_sprt_that_had_decided_stops_at_once() {
+    let script = fixture("broken_engine.py");
+    let good = format!("name=good,cmd=python3 {} gtp ok", script.display());
+    let bad = format!("name=bad,cmd=python3 {} gtp illegal", script.display());
+    let ggf = tmp_file("sprt.ggf");
+    let args = [
+        "--engine",
+        &good,
+        "--engine",
+        &bad,
+        "--games",
+        "200",
+        "--sprt",
+        "0,50",
+        "--ggf",
+        ggf.to_str().unwrap(),
+    ];
+    let (status, first, err) = outflank_match(&args);
+    assert_eq!(status, 0, "{first}\n{err}");
+    assert!(first.contains("H1 accepted"), "{first}");
+    let text = std::fs::read_to_string(&ggf).unwrap();
+    let mut resume = args.to_vec();
+    resume.push("--resume");
+    let t = Instant::now();
+    let (status, out, err) = outflank_match(&resume);
+    assert_eq!(status, 0, "{out}\n{err}");
+    assert!(game_lines(&out).is_empty(), "{out}");
+    // The game a worker had begun when the verdict came (if any) was abandoned in the first
+    // run: a matter of timing, which the file does not record.
+    let tail = " abandoned when the SPRT stopped the match)";
+    let first = match first.rfind(tail) {
+        Some(end) => {
+            let start = first[..end].rfind(" (").unwrap();
+            format!("{}{}", &first[..start], &first[end + tail.len()..])
+        }
+        None => first,
+    };
+    assert_eq!(final_report(&out), final_report(&first));
+    assert_eq!(std::fs::read_to_string(&ggf).unwrap(), text);
+    assert!(t.elapsed() < Duration::from_secs(2), "no engine started");
 }

@@ -1,10 +1,11 @@
 //! `outflank match`: engine-vs-engine matches and round robins, refereed (see
 //! [`crate::arena`]). One line per finished game on stdout, a progress bar on stderr when it
-//! is a terminal, the final table at the end; `--ggf` appends every game to a GGF file.
+//! is a terminal, the final table at the end; `--ggf` appends every game to a GGF file, and
+//! `--resume` goes on with the match whose games that file holds.
 
 use std::fs::OpenOptions;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
@@ -13,8 +14,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::common::{count_range, plural};
 use crate::arena::{
-    EngineSpec, GameRecord, MatchConfig, Protocol, Sprt, Standings, TimeControl, ggf_date_now,
-    load_openings, run_match,
+    EngineSpec, GameRecord, GameSpec, MatchConfig, MatchId, Protocol, Sprt, Standings, TimeControl,
+    ggf_date_now, ggf_line, load_openings, read_played, resume_match,
 };
 
 /// Arguments of `outflank match`.
@@ -65,6 +66,10 @@ pub struct Args {
     /// Append every game to this file, one GGF line each (moves with evals and times).
     #[arg(long, value_name = "FILE")]
     pub ggf: Option<PathBuf>,
+    /// Go on with the match whose games the --ggf file holds (written by an earlier run of
+    /// this same match): count them, play only the rest. A missing file starts afresh.
+    #[arg(long, requires = "ggf")]
+    pub resume: bool,
     /// Seconds an engine may exceed its clock before it loses on time.
     #[arg(long, default_value_t = 1.0, value_name = "SECS")]
     pub grace: f64,
@@ -150,10 +155,42 @@ pub fn config(a: &Args) -> anyhow::Result<MatchConfig> {
     Ok(cfg)
 }
 
+/// The games an earlier run of the match wrote to `path` (none when the file does not exist),
+/// and the length of the unfinished last line (cut short by a kill) removed from the file:
+/// its game is played again. Anything else that is not a game of this match is an error,
+/// and the file is left as it is.
+fn resume_from(path: &Path, schedule: &[GameSpec]) -> anyhow::Result<(Vec<GameRecord>, usize)> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
+        Err(e) => {
+            return Err(anyhow::Error::new(e).context(format!("cannot read {}", path.display())));
+        }
+    };
+    let played = read_played(&bytes, schedule)
+        .with_context(|| format!("cannot resume the match of {}", path.display()))?;
+    if played.whole_len < bytes.len() {
+        OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|f| f.set_len(played.whole_len as u64))
+            .with_context(|| {
+                format!("cannot cut the unfinished last line of {}", path.display())
+            })?;
+    }
+    Ok((played.games, bytes.len() - played.whole_len))
+}
+
 /// Runs `outflank match`; the exit status is 0 once the match has been played.
 pub fn run(a: Args) -> anyhow::Result<i32> {
     let cfg = config(&a)?;
-    let scheduled = crate::arena::schedule(&cfg).len() as u64;
+    let schedule = crate::arena::schedule(&cfg);
+    let scheduled = schedule.len() as u64;
+    let id = MatchId::of(&schedule);
+    let (played, cut) = match (&a.ggf, a.resume) {
+        (Some(path), true) => resume_from(path, &schedule)?,
+        _ => (Vec::new(), 0),
+    };
     let mut ggf = match &a.ggf {
         Some(p) => Some(
             OpenOptions::new()
@@ -200,6 +237,21 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         plural(scheduled as usize, "game"),
         cfg.concurrency
     );
+    if let Some(path) = a.ggf.as_ref().filter(|_| a.resume) {
+        println!(
+            "Resuming: {} of {} already played in {} (match {id}), {} to play{}",
+            played.len(),
+            plural(scheduled as usize, "game"),
+            path.display(),
+            scheduled as usize - played.len(),
+            if cut > 0 {
+                format!("; an unfinished last line ({cut} bytes) was removed")
+            } else {
+                String::new()
+            }
+        );
+        pb.set_position(played.len() as u64);
+    }
     let mut write_error: Option<anyhow::Error> = None;
     let mut on_game = |r: &GameRecord, s: &Standings| {
         pb.suspend(|| {
@@ -217,13 +269,14 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         if let Some(f) = ggf.as_mut()
             && write_error.is_none()
         {
-            let line = r.to_ggf(Some(ggf_date_now())).to_ggf();
-            if let Err(e) = writeln!(f, "{line}").and_then(|_| f.flush()) {
+            // One write a line: a kill leaves whole lines only.
+            let line = ggf_line(r, id, Some(ggf_date_now()));
+            if let Err(e) = f.write_all(line.as_bytes()).and_then(|_| f.flush()) {
                 write_error = Some(anyhow::Error::new(e).context("cannot write the GGF file"));
             }
         }
     };
-    let report = run_match(&cfg, &mut on_game)?;
+    let report = resume_match(&cfg, played, &mut on_game)?;
     pb.finish_and_clear();
     if let Some(e) = write_error {
         return Err(e);

@@ -151,6 +151,27 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// The record of the scheduled game `spec` from `start`, with `moves` played and `end`
+    /// the position they reach: not yet decided (no result, no forfeit).
+    pub fn of(spec: &GameSpec, start: Position, moves: Vec<GgfMove>, end: &Position) -> GameRecord {
+        GameRecord {
+            number: spec.number,
+            black: spec.black,
+            white: spec.white,
+            black_name: spec.black_name.clone(),
+            white_name: spec.white_name.clone(),
+            opening: spec.opening_text.clone(),
+            start,
+            moves,
+            tc: spec.tc,
+            forfeit: None,
+            termination: Termination::Normal,
+            black_discs: None,
+            disc_counts: (end.black().count_ones(), end.white().count_ones()),
+            aborted: false,
+        }
+    }
+
     /// The winner, `None` for a draw.
     pub fn winner(&self) -> Option<Color> {
         match (self.forfeit, self.black_discs) {
@@ -302,25 +323,7 @@ impl GameRecord {
             .filter(|m| m.fract() == 0.0 && m.abs() <= 64.0)
             .ok_or_else(|| format!("its result RE[{result}] is not a finished game's"))?;
         let game = g.to_game();
-        let mut record = GameRecord {
-            number: spec.number,
-            black: spec.black,
-            white: spec.white,
-            black_name: spec.black_name.clone(),
-            white_name: spec.white_name.clone(),
-            opening: spec.opening_text.clone(),
-            start: g.start,
-            moves: g.moves.clone(),
-            tc: spec.tc,
-            forfeit: None,
-            termination: Termination::Normal,
-            black_discs: None,
-            disc_counts: (
-                game.position().black().count_ones(),
-                game.position().white().count_ones(),
-            ),
-            aborted: false,
-        };
+        let mut record = GameRecord::of(spec, g.start, g.moves.clone(), &game.position());
         if flags.is_empty() {
             if game.result() != Some(margin as i32) {
                 return Err(format!(
@@ -385,22 +388,7 @@ pub type Seat<'a> = Result<&'a mut dyn Client, EngineFailure>;
 pub fn play_game(spec: &GameSpec, seats: [Seat<'_>; 2], stop: &AtomicBool) -> GameRecord {
     let mut game = spec.opening.clone();
     let mut moves = GgfGame::from_game(&game).moves;
-    let mut record = GameRecord {
-        number: spec.number,
-        black: spec.black,
-        white: spec.white,
-        black_name: spec.black_name.clone(),
-        white_name: spec.white_name.clone(),
-        opening: spec.opening_text.clone(),
-        start: game.start(),
-        moves: Vec::new(),
-        tc: spec.tc,
-        forfeit: None,
-        termination: Termination::Normal,
-        black_discs: None,
-        disc_counts: (0, 0),
-        aborted: false,
-    };
+    let mut record = GameRecord::of(spec, game.start(), Vec::new(), &game.position());
     let finish = |record: &mut GameRecord, game: &Game, moves: Vec<GgfMove>| {
         let pos = game.position();
         record.disc_counts = (pos.black().count_ones(), pos.white().count_ones());

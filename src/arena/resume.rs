@@ -250,22 +250,9 @@ mod tests {
             m.eval = Some(i as f64 / 4.0 - 3.0);
             m.time = Some(0.125 + i as f64 / 1000.0);
         }
-        let pos = game.position();
         GameRecord {
-            number: spec.number,
-            black: spec.black,
-            white: spec.white,
-            black_name: spec.black_name.clone(),
-            white_name: spec.white_name.clone(),
-            opening: spec.opening_text.clone(),
-            start: spec.opening.start(),
-            moves,
-            tc: spec.tc,
-            forfeit: None,
-            termination: Termination::Normal,
             black_discs: game.result(),
-            disc_counts: (pos.black().count_ones(), pos.white().count_ones()),
-            aborted: false,
+            ..GameRecord::of(spec, spec.opening.start(), moves, &game.position())
         }
     }
 

@@ -508,9 +508,15 @@ fn gtp_rhino_against_outflank() {
 }
 
 /// The report at the end of a match's output: everything after its first blank line (the
-/// table, the SPRT's line, the count of games played).
-fn final_report(out: &str) -> &str {
-    out.split_once("\n\n").map_or("", |(_, report)| report)
+/// table, the SPRT's line, the count of games played), but for the clock line, whose times
+/// differ from run to run.
+fn final_report(out: &str) -> String {
+    let report = out.split_once("\n\n").map_or("", |(_, report)| report);
+    report
+        .lines()
+        .filter(|l| !l.starts_with("clock used a game: "))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The numbers of the `Game N (...)` lines of a match's output, with the lines.
@@ -629,6 +635,16 @@ fn cli_resumes_a_cut_match_to_the_same_report() {
     }
     assert_eq!(final_report(&out), final_report(whole_out));
     assert!(final_report(&out).contains("C "), "{out}");
+    // Each engine's clock use, counted from the games' move times (the fake engines answer
+    // at once, each with a 30 s clock).
+    for o in [&out, whole_out] {
+        let clock = o.lines().find(|l| l.starts_with("clock used a game: "));
+        let clock = clock.unwrap_or_else(|| panic!("no clock line in {o}"));
+        for name in ["A", "B", "C"] {
+            assert!(clock.contains(&format!("{name} 0.")), "{clock}");
+        }
+        assert!(clock.contains(" s of 30.0 s ("), "{clock}");
+    }
 
     // Resuming the finished match plays nothing, writes nothing and reports the same.
     let (status, again, err) = outflank_match(&args);

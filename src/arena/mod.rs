@@ -407,6 +407,34 @@ pub struct Standings {
     pub pairs: Vec<Vec<Score>>,
     /// Games each engine lost by forfeit (illegal move or pass, crash, timeout, ...).
     pub forfeits: Vec<u32>,
+    /// Each engine's use of its clock in the timed games.
+    pub clock_use: Vec<ClockUse>,
+}
+
+/// An engine's use of its clock over the timed games it played.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ClockUse {
+    /// Timed games counted.
+    pub games: u32,
+    /// Seconds its moves took, in all those games.
+    pub used: f64,
+    /// Seconds its clocks held: each game's main time plus the increments of its moves.
+    pub given: f64,
+}
+
+impl ClockUse {
+    /// Counts the moves of one game that an engine played with the clock `tc` (the moves
+    /// with a time: the opening's have none).
+    fn add(&mut self, tc: TimeControl, moves: impl Iterator<Item = f64>) {
+        let (mut n, mut used) = (0u32, 0.0);
+        for t in moves {
+            n += 1;
+            used += t;
+        }
+        self.games += 1;
+        self.used += used;
+        self.given += tc.base.as_secs_f64() + n as f64 * tc.increment.as_secs_f64();
+    }
 }
 
 impl Standings {
@@ -418,6 +446,7 @@ impl Standings {
             scores: vec![Score::default(); n],
             pairs: vec![vec![Score::default(); n]; n],
             forfeits: vec![0; n],
+            clock_use: vec![ClockUse::default(); n],
         }
     }
 
@@ -436,6 +465,37 @@ impl Standings {
                 r.white
             };
             self.forfeits[i] += 1;
+        }
+        for (color, engine) in [(Color::Black, r.black), (Color::White, r.white)] {
+            if let Some(tc) = r.tc[color.index()] {
+                let times = r.moves.iter().filter(|m| m.color == color);
+                self.clock_use[engine].add(tc, times.filter_map(|m| m.time));
+            }
+        }
+    }
+
+    /// Each engine's use of its clock in the timed games, one line (empty when no game was
+    /// timed): `clock used a game: A 7.9 s of 12.6 s (63%), B 8.1 s of 12.6 s (64%)`.
+    pub fn clock_line(&self) -> String {
+        let each: Vec<String> = self
+            .names
+            .iter()
+            .zip(&self.clock_use)
+            .filter(|(_, c)| c.games > 0 && c.given > 0.0)
+            .map(|(name, c)| {
+                let g = c.games as f64;
+                format!(
+                    "{name} {:.1} s of {:.1} s ({:.0}%)",
+                    c.used / g,
+                    c.given / g,
+                    100.0 * c.used / c.given
+                )
+            })
+            .collect();
+        if each.is_empty() {
+            String::new()
+        } else {
+            format!("clock used a game: {}\n", each.join(", "))
         }
     }
 

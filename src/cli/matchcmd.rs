@@ -283,6 +283,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     }
     println!();
     print!("{}", report.standings.table());
+    print!("{}", report.standings.clock_line());
     if let Some(s) = &report.sprt {
         println!("{s}");
     }

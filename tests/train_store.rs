@@ -331,3 +331,86 @@ fn opening_lines_are_played_and_their_positions_left_out() {
     assert!(wthor("0", &skipped).len() > bytes.len());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A run played with other weights and probcut parameters than the shipped ones (as the
+/// manifest's runs are once the shipped weights change) records both files in its options,
+/// and regenerating its shards with them gives the same bytes; an unreadable probcut file
+/// is named and nothing is played.
+#[test]
+fn a_run_with_its_own_weights_and_probcut_files_is_made_again_byte_for_byte() {
+    let dir = temp("own-weights");
+    let (store, manifest) = (dir.join("store"), dir.join("manifest.json"));
+    let weights = dir.join("hand.ofw");
+    ok(outflank(&["train", "hand", "--out", s(&weights)]));
+    // The shipped parameters with every midgame sigma a tenth and the regression halved: a
+    // search of its own.
+    let mut halved: serde_json::Value =
+        serde_json::from_str(include_str!("../weights/probcut.json")).unwrap();
+    halved["a"] = serde_json::json!(0.5);
+    let tenth = |v: &mut serde_json::Value| {
+        for s in v.as_array_mut().unwrap() {
+            *s = serde_json::json!(s.as_f64().unwrap() / 10.0);
+        }
+    };
+    tenth(&mut halved["sigma"]);
+    for row in halved["sigma_table"].as_array_mut().unwrap() {
+        tenth(row);
+    }
+    let probcut = dir.join("probcut.json");
+    std::fs::write(&probcut, halved.to_string()).unwrap();
+    // Level 8 (probcut cuts at its depths), 6 games in two shards.
+    let play = |store: &Path, manifest: &Path, files: &[&str]| {
+        let mut a = vec![
+            "train",
+            "selfplay",
+            "--games",
+            "6",
+            "--level",
+            "8",
+            "--seed",
+            "5",
+            "--threads",
+            "1",
+            "--store",
+            s(store),
+            "--manifest",
+            s(manifest),
+            "--shards",
+            "2",
+        ];
+        a.extend_from_slice(files);
+        outflank(&a)
+    };
+    let own = ["--eval-file", s(&weights), "--probcut-file", s(&probcut)];
+    ok(play(&store, &manifest, &own));
+    let listed = std::fs::read_to_string(&manifest).unwrap();
+    assert!(listed.contains("\"--probcut-file\""), "{listed}");
+    assert!(listed.contains("\"--eval-file\""), "{listed}");
+    let before = std::fs::read(store.join(SHARD0)).unwrap();
+    // The parameters are searched with: the shipped ones play other games.
+    let (store1, manifest1) = (dir.join("store1"), dir.join("manifest1.json"));
+    ok(play(&store1, &manifest1, &own[..2]));
+    assert!(std::fs::read(store1.join(SHARD0)).unwrap() != before);
+    std::fs::remove_file(store.join(SHARD0)).unwrap();
+    ok(outflank(&[
+        "train",
+        "store",
+        "regenerate",
+        "--store",
+        s(&store),
+        "--manifest",
+        s(&manifest),
+    ]));
+    assert!(std::fs::read(store.join(SHARD0)).unwrap() == before);
+
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{\"a\": 1}").unwrap();
+    let (store2, manifest2) = (dir.join("store2"), dir.join("manifest2.json"));
+    let out = play(&store2, &manifest2, &["--probcut-file", s(&bad)]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("bad.json"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!manifest2.exists() && !store2.join(SHARD0).exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -196,6 +196,9 @@ pub struct SelfplayArgs {
     /// Weights to play with (default: the shipped ones).
     #[arg(long)]
     pub eval_file: Option<PathBuf>,
+    /// Probcut parameters to search with, a `train probcut` file (default: the shipped ones).
+    #[arg(long, value_name = "FILE")]
+    pub probcut_file: Option<PathBuf>,
     /// Play only some of the games (game i belongs to shard i mod N).
     #[command(flatten)]
     pub shard: ShardArgs,
@@ -510,10 +513,23 @@ fn selfplay_config(a: &SelfplayArgs) -> anyhow::Result<(SelfPlayConfig, Arc<Weig
         }
         None => Vec::new(),
     };
+    let probcut = match &a.probcut_file {
+        Some(path) => {
+            let text = super::common::read_file(path)?;
+            let v: serde_json::Value = serde_json::from_str(&text)
+                .map_err(|e| anyhow::anyhow!("{}: not JSON: {e}", path.display()))?;
+            Some(
+                crate::search::ProbcutParams::from_json(&v)
+                    .with_context(|| format!("{}: not probcut parameters", path.display()))?,
+            )
+        }
+        None => None,
+    };
     let cfg = SelfPlayConfig {
         games: a.games,
         depth: a.depth,
         level: a.level,
+        probcut,
         openings: Arc::new(openings),
         min_random: a.random_moves.0,
         max_random: a.random_moves.1,
@@ -545,6 +561,9 @@ fn selfplay_args(a: &SelfplayArgs) -> Vec<String> {
     }
     if let Some(e) = &a.eval_file {
         v.extend(["--eval-file".into(), e.display().to_string()]);
+    }
+    if let Some(p) = &a.probcut_file {
+        v.extend(["--probcut-file".into(), p.display().to_string()]);
     }
     v
 }
@@ -1055,8 +1074,9 @@ fn run_all(a: AllArgs) -> anyhow::Result<i32> {
 }
 
 fn run_eval_error(a: EvalErrorArgs) -> anyhow::Result<i32> {
+    let cached = a.cache.as_ref().is_some_and(|c| c.exists());
     let refs = match &a.cache {
-        Some(c) if c.exists() => ReferenceSet::load(c)?,
+        Some(c) if cached => ReferenceSet::load(c)?,
         _ => {
             anyhow::ensure!(
                 !a.wthor.is_empty(),
@@ -1086,10 +1106,12 @@ fn run_eval_error(a: EvalErrorArgs) -> anyhow::Result<i32> {
     for p in &a.eval_files {
         evals.push((p.display().to_string(), Arc::new(file::load(p)?)));
     }
-    println!(
-        "mean absolute error in discs on held-out positions (exact: solved; deep: depth-{} search)",
-        a.depth
-    );
+    let deep = match &a.cache {
+        // The cache does not record the depth it was built with.
+        Some(c) if cached => format!("the searches cached in {}", c.display()),
+        _ => format!("depth-{} search", a.depth),
+    };
+    println!("mean absolute error in discs on held-out positions (exact: solved; deep: {deep})");
     let tables: Vec<_> = evals.iter().map(|(_, w)| refs.mae_by_phase(w)).collect();
     print!(
         "{:>6} {:>8} {:>6} {:>6}",

@@ -120,9 +120,16 @@ impl ProbcutParams {
     /// (with the fitted one the exact solves of FFO #20-#39 took 16% more nodes). Against the
     /// hand-set midgame formula this gained +72 Elo [+16, +126] at equal time (docs/match.md).
     pub fn searched() -> ProbcutParams {
+        ProbcutParams::searched_from(ProbcutParams::shipped())
+    }
+
+    /// What the search uses of a fitted set `fitted` (a `train probcut` file): its midgame
+    /// parameters, with the hand-set endgame sigma, as [`ProbcutParams::searched`] does with
+    /// the shipped set.
+    pub fn searched_from(fitted: ProbcutParams) -> ProbcutParams {
         ProbcutParams {
             end_sigma: ProbcutParams::default().end_sigma,
-            ..ProbcutParams::shipped()
+            ..fitted
         }
     }
 

@@ -16,7 +16,7 @@ use crate::board::{Board, Move, Square};
 use crate::eval::Weights;
 use crate::notation::{WthorFile, WthorGame, WthorHeader};
 use crate::rng::{Rng, random_bit};
-use crate::search::{Engine, EngineConfig, Level, Limits, Solve};
+use crate::search::{Engine, EngineConfig, Level, Limits, ProbcutParams, Solve};
 use indicatif::ProgressBar;
 use std::sync::Arc;
 
@@ -46,6 +46,9 @@ pub struct SelfPlayConfig {
     pub seed: u64,
     /// Hash table of each engine, in MB.
     pub hash_mb: usize,
+    /// The probcut parameters to search with (as [`ProbcutParams::searched_from`] uses a
+    /// fitted set); `None`: the shipped ones.
+    pub probcut: Option<ProbcutParams>,
 }
 
 impl Default for SelfPlayConfig {
@@ -61,6 +64,7 @@ impl Default for SelfPlayConfig {
             epsilon: 0.03,
             seed: 1,
             hash_mb: 8,
+            probcut: None,
         }
     }
 }
@@ -152,6 +156,9 @@ pub fn self_play_games(
             hash_mb: cfg.hash_mb,
         });
         e.set_eval(weights.clone());
+        if let Some(p) = &cfg.probcut {
+            e.set_probcut(ProbcutParams::searched_from(p.clone()));
+        }
         e
     };
     map_with_engines(indices, &make, &|engine, &i| {

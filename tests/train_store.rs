@@ -27,13 +27,25 @@ fn temp(name: &str) -> PathBuf {
 /// Self-play at level 3 (30 games, 8-20 random moves unless `extra` gives the opening) in
 /// `shards` shards into `store`, listed in `manifest`.
 fn selfplay(store: &Path, manifest: &Path, shards: &str, extra: &[&str]) -> Output {
+    selfplay_at("3", "30", store, manifest, shards, extra)
+}
+
+/// [`selfplay`] at `level`, `games` games.
+fn selfplay_at(
+    level: &str,
+    games: &str,
+    store: &Path,
+    manifest: &Path,
+    shards: &str,
+    extra: &[&str],
+) -> Output {
     let mut a = vec![
         "train",
         "selfplay",
         "--games",
-        "30",
+        games,
         "--level",
-        "3",
+        level,
         "--seed",
         "5",
         "--threads",
@@ -360,26 +372,7 @@ fn a_run_with_its_own_weights_and_probcut_files_is_made_again_byte_for_byte() {
     std::fs::write(&probcut, halved.to_string()).unwrap();
     // Level 8 (probcut cuts at its depths), 6 games in two shards.
     let play = |store: &Path, manifest: &Path, files: &[&str]| {
-        let mut a = vec![
-            "train",
-            "selfplay",
-            "--games",
-            "6",
-            "--level",
-            "8",
-            "--seed",
-            "5",
-            "--threads",
-            "1",
-            "--store",
-            s(store),
-            "--manifest",
-            s(manifest),
-            "--shards",
-            "2",
-        ];
-        a.extend_from_slice(files);
-        outflank(&a)
+        selfplay_at("8", "6", store, manifest, "2", files)
     };
     let own = ["--eval-file", s(&weights), "--probcut-file", s(&probcut)];
     ok(play(&store, &manifest, &own));

@@ -85,6 +85,19 @@ fn samples(store: &Path, manifest: &Path, out: &Path) -> Output {
     ])
 }
 
+/// `train store regenerate`: the missing shards of the manifest made again.
+fn regenerate(store: &Path, manifest: &Path) -> Output {
+    outflank(&[
+        "train",
+        "store",
+        "regenerate",
+        "--store",
+        s(store),
+        "--manifest",
+        s(manifest),
+    ])
+}
+
 fn verify(store: &Path, manifest: &Path) -> Output {
     outflank(&[
         "train",
@@ -205,15 +218,7 @@ fn a_store_in_shards_verifies_regenerates_resumes_and_is_one_shard_byte_for_byte
     let before = std::fs::read(store.join(SHARD1)).unwrap();
     std::fs::remove_file(store.join(SHARD1)).unwrap();
     refused(verify(&store, &manifest), SHARD1, "missing");
-    let out = ok(outflank(&[
-        "train",
-        "store",
-        "regenerate",
-        "--store",
-        s(&store),
-        "--manifest",
-        s(&manifest),
-    ]));
+    let out = ok(regenerate(&store, &manifest));
     assert!(text(&out.stderr).contains("made again"));
     assert!(std::fs::read(store.join(SHARD1)).unwrap() == before);
     assert_eq!(std::fs::read_to_string(&manifest).unwrap(), listed);
@@ -385,15 +390,7 @@ fn a_run_with_its_own_weights_and_probcut_files_is_made_again_byte_for_byte() {
     ok(play(&store1, &manifest1, &own[..2]));
     assert!(std::fs::read(store1.join(SHARD0)).unwrap() != before);
     std::fs::remove_file(store.join(SHARD0)).unwrap();
-    ok(outflank(&[
-        "train",
-        "store",
-        "regenerate",
-        "--store",
-        s(&store),
-        "--manifest",
-        s(&manifest),
-    ]));
+    ok(regenerate(&store, &manifest));
     assert!(std::fs::read(store.join(SHARD0)).unwrap() == before);
 
     let bad = dir.join("bad.json");

@@ -386,11 +386,7 @@ fn load_weights(path: Option<&Path>) -> anyhow::Result<Arc<Weights>> {
 
 fn run_data(a: DataArgs) -> anyhow::Result<i32> {
     let start = Instant::now();
-    let mut games = if a.wthor.is_empty() {
-        Vec::new()
-    } else {
-        data::read_games(&a.wthor)?
-    };
+    let mut games = wthor_games(&a.wthor)?;
     let mut more = Vec::new();
     if !a.selfplay.is_empty() {
         more.extend(selfplay_shard_games(&a.selfplay)?);
@@ -398,10 +394,7 @@ fn run_data(a: DataArgs) -> anyhow::Result<i32> {
     if let Some(m) = &a.manifest {
         more.extend(manifest_games(m, a.store.as_deref())?);
     }
-    // Repeated games after their first appearance are dropped, as within WTHOR files.
-    let mut seen: std::collections::HashSet<Vec<crate::board::Square>> =
-        games.iter().map(|g| g.moves.clone()).collect();
-    games.extend(more.into_iter().filter(|g| seen.insert(g.moves.clone())));
+    append_new(&mut games, more);
     if let Some(n) = a.max_games {
         games.truncate(n);
     }
@@ -488,6 +481,23 @@ fn selfplay_shard_games(paths: &[PathBuf]) -> anyhow::Result<Vec<data::GameRecor
         .map_err(|i| anyhow::anyhow!("self-play game {i} of the shards is not a game"))
 }
 
+/// The games of WTHOR files and directories ([`data::read_games`]); none for no path.
+fn wthor_games(paths: &[PathBuf]) -> anyhow::Result<Vec<data::GameRecord>> {
+    if paths.is_empty() {
+        Ok(Vec::new())
+    } else {
+        data::read_games(paths)
+    }
+}
+
+/// Appends the games of `more` that are not repeats (the same moves) of a game before them,
+/// in `games` or earlier in `more`, as within WTHOR files.
+fn append_new(games: &mut Vec<data::GameRecord>, more: Vec<data::GameRecord>) {
+    let mut seen: std::collections::HashSet<Vec<crate::board::Square>> =
+        games.iter().map(|g| g.moves.clone()).collect();
+    games.extend(more.into_iter().filter(|g| seen.insert(g.moves.clone())));
+}
+
 /// The self-play games of a manifest's shards in the store (`store`, else the default one),
 /// each shard checked against the manifest first.
 fn manifest_games(manifest: &Path, store: Option<&Path>) -> anyhow::Result<Vec<data::GameRecord>> {
@@ -514,15 +524,10 @@ fn selfplay_config(a: &SelfplayArgs) -> anyhow::Result<(SelfPlayConfig, Arc<Weig
         None => Vec::new(),
     };
     let probcut = match &a.probcut_file {
-        Some(path) => {
-            let text = super::common::read_file(path)?;
-            let v: serde_json::Value = serde_json::from_str(&text)
-                .map_err(|e| anyhow::anyhow!("{}: not JSON: {e}", path.display()))?;
-            Some(
-                crate::search::ProbcutParams::from_json(&v)
-                    .with_context(|| format!("{}: not probcut parameters", path.display()))?,
-            )
-        }
+        Some(path) => Some(
+            crate::search::ProbcutParams::parse(&super::common::read_file(path)?)
+                .with_context(|| format!("{}: not probcut parameters", path.display()))?,
+        ),
         None => None,
     };
     let cfg = SelfPlayConfig {
@@ -956,27 +961,18 @@ fn run_all(a: AllArgs) -> anyhow::Result<i32> {
         .with_context(|| format!("cannot create {}", a.work.display()))?;
     std::fs::create_dir_all(&a.out)
         .with_context(|| format!("cannot create {}", a.out.display()))?;
-    let mut games = if a.wthor.is_empty() {
-        Vec::new()
-    } else {
-        data::read_games(&a.wthor)?
-    };
+    let mut games = wthor_games(&a.wthor)?;
     // The manifest's games are checked before any work, and labelled apart (as `train data
     // --manifest` labels them, repeats dropped within them): their sample file is the one
     // `train data --manifest M --exact-empties E` writes.
-    let manifest_games = match &a.manifest {
-        Some(m) => {
-            let mut seen = std::collections::HashSet::new();
-            let mut g = manifest_games(m, a.store.as_deref())?;
-            g.retain(|g| seen.insert(g.moves.clone()));
-            g
-        }
-        None => Vec::new(),
-    };
+    let mut listed_games = Vec::new();
+    if let Some(m) = &a.manifest {
+        append_new(&mut listed_games, manifest_games(m, a.store.as_deref())?);
+    }
     stamp(&format!(
         "{} games read, {} from the manifest's self-play",
         games.len(),
-        manifest_games.len()
+        listed_games.len()
     ));
     let label = LabelConfig {
         exact_empties: a.exact_empties,
@@ -993,8 +989,8 @@ fn run_all(a: AllArgs) -> anyhow::Result<i32> {
     };
     let mut samples = labelled(&games, &a.work.join("games.samples"))?;
     stamp(&format!("{} samples labelled", samples.len()));
-    if !manifest_games.is_empty() {
-        let s = labelled(&manifest_games, &a.work.join("manifest.samples"))?;
+    if !listed_games.is_empty() {
+        let s = labelled(&listed_games, &a.work.join("manifest.samples"))?;
         stamp(&format!(
             "{} self-play samples of the manifest labelled",
             s.len()
@@ -1058,7 +1054,7 @@ fn run_all(a: AllArgs) -> anyhow::Result<i32> {
         samples.extend(sp_samples);
     }
     // The probcut positions come from every game, the manifest's after the WTHOR ones.
-    games.extend(manifest_games);
+    games.extend(listed_games);
     let eval_path = a.out.join("eval.ofw");
     let w = fit_to(&samples, &eval_path)?;
     stamp(&format!("weights written to {}", eval_path.display()));
@@ -1074,9 +1070,9 @@ fn run_all(a: AllArgs) -> anyhow::Result<i32> {
 }
 
 fn run_eval_error(a: EvalErrorArgs) -> anyhow::Result<i32> {
-    let cached = a.cache.as_ref().is_some_and(|c| c.exists());
-    let refs = match &a.cache {
-        Some(c) if cached => ReferenceSet::load(c)?,
+    let cached = a.cache.as_ref().filter(|c| c.exists());
+    let refs = match cached {
+        Some(c) => ReferenceSet::load(c)?,
         _ => {
             anyhow::ensure!(
                 !a.wthor.is_empty(),
@@ -1106,10 +1102,10 @@ fn run_eval_error(a: EvalErrorArgs) -> anyhow::Result<i32> {
     for p in &a.eval_files {
         evals.push((p.display().to_string(), Arc::new(file::load(p)?)));
     }
-    let deep = match &a.cache {
+    let deep = match cached {
         // The cache does not record the depth it was built with.
-        Some(c) if cached => format!("the searches cached in {}", c.display()),
-        _ => format!("depth-{} search", a.depth),
+        Some(c) => format!("the searches cached in {}", c.display()),
+        None => format!("depth-{} search", a.depth),
     };
     println!("mean absolute error in discs on held-out positions (exact: solved; deep: {deep})");
     let tables: Vec<_> = evals.iter().map(|(_, w)| refs.mae_by_phase(w)).collect();

@@ -136,9 +136,15 @@ impl ProbcutParams {
     /// The parameters fitted by the training pipeline that ship with the crate
     /// (`weights/probcut.json`).
     pub fn shipped() -> ProbcutParams {
+        ProbcutParams::parse(SHIPPED).expect("the shipped probcut parameters are valid")
+    }
+
+    /// Parameters from the text of a `train probcut` file (JSON, see
+    /// [`ProbcutParams::to_json`]).
+    pub fn parse(text: &str) -> anyhow::Result<ProbcutParams> {
         let v: serde_json::Value =
-            serde_json::from_str(SHIPPED).expect("the shipped probcut parameters are JSON");
-        ProbcutParams::from_json(&v).expect("the shipped probcut parameters are valid")
+            serde_json::from_str(text).map_err(|e| anyhow::anyhow!("not JSON: {e}"))?;
+        ProbcutParams::from_json(&v)
     }
 }
 

@@ -162,6 +162,12 @@ pub fn wld_cost(empties: u32) -> f64 {
 /// Time kept back for each move still to play, for process, pipe and scheduling overhead.
 const OVERHEAD: Duration = Duration::from_millis(30);
 
+/// The mover's last moves that need no time of their own: from about 20-24 empties the
+/// searches reach the end of the game, and the moves after that are played from the table
+/// at once (in 28 games at 20 s + 0.2 s, both engines spent under 1% of their clock below
+/// 24 empties).
+const FREE_MOVES: f64 = 10.0;
+
 /// The smallest hard limit given to a search.
 const MIN_HARD: Duration = Duration::from_millis(5);
 
@@ -171,7 +177,7 @@ const MIN_HARD: Duration = Duration::from_millis(5);
 /// The usable time is the remaining time less a reserve (5% of it, at most a second, plus a
 /// per-move overhead for each move still to play). It is spread over the moves still to
 /// play: the byo-yomi stones when
-/// given, else the mover's remaining moves less the last few (solved at once). The hard
+/// given, else the mover's remaining moves less the last [`FREE_MOVES`]. The hard
 /// limit is 1.5 times that share (the search starts no iteration after half of it, and the
 /// last one it starts often runs to the limit, so a move takes about the share on average),
 /// and never more than a quarter of the usable time without byo-yomi (so one move can never
@@ -196,7 +202,7 @@ pub fn budget(clock: &Clock, empties: u32, threads: usize) -> Budget {
         }
         None => {
             let my_moves = (empties as f64 / 2.0).ceil();
-            let n = (my_moves - 4.0).max(1.0);
+            let n = (my_moves - FREE_MOVES).max(1.0);
             (usable / n, usable * 0.25)
         }
     };
@@ -402,13 +408,13 @@ mod tests {
     }
 
     #[test]
-    fn a_minute_a_game_spends_about_two_seconds_a_move() {
+    fn a_minute_a_game_spends_about_three_seconds_a_move() {
         let c = Clock {
             remaining: secs(60.0),
             ..Clock::default()
         };
         let b = budget(&c, 56, 1);
-        assert!(b.target > secs(1.5) && b.target < secs(3.0), "{b:?}");
+        assert!(b.target > secs(2.5) && b.target < secs(4.0), "{b:?}");
         assert_eq!(b.solve, None);
         let late = Clock {
             remaining: secs(30.0),

@@ -2,25 +2,16 @@
 //! shipped book in GTP's `genmove` and NBoard's `go`, `hint` and `learn`, and damaged book
 //! files refused with a clear error.
 
+mod common;
 mod protocol_util;
 
+use common::{outflank, text};
 use outflank::book::{Book, file};
 use outflank::notation::{WthorFile, WthorGame, WthorHeader, parse_transcript, write_wtb};
 use outflank::{Board, Move};
 use protocol_util::{Engine, read_move};
 use std::path::PathBuf;
 use std::process::{Command, Output};
-
-fn outflank(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_outflank"))
-        .args(args)
-        .output()
-        .expect("run outflank")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// A fresh path in the temporary directory for this test.
 fn temp(name: &str) -> PathBuf {

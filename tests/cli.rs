@@ -1,35 +1,10 @@
 //! The script-facing subcommands through the real binary: show, solve, analyze, bench.
 
+mod common;
+
+use common::{outflank, outflank_stdin, text};
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
-
-fn outflank(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_outflank"))
-        .args(args)
-        .output()
-        .expect("run outflank")
-}
-
-fn outflank_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run outflank");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write");
-    child.wait_with_output().expect("wait")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// A bad input: exit status 2, one line on stderr that contains `needle`, no panic.
 fn assert_clean_error(out: &Output, needle: &str) {

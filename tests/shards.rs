@@ -4,12 +4,8 @@
 
 mod common;
 
-use common::{ok, s, temp_dir, text};
-use std::io::Write;
+use common::{ok, outflank, outflank_stdin, s, temp_dir, text};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_outflank");
 
 /// FFO #1-#4 (14 empties), with their scores.
 const OBF: &str = "\
@@ -18,27 +14,6 @@ const OBF: &str = "\
 ----OX----OOXX---OOOXX-XOOXXOOOOOXXOXXOOOXXXOOOOOXXXXOXO--OOOOOX X; D1:+2; G3:+0;
 -XXXXXX-X-XXXOO-XOXXXOOXXXOXOOOX-OXOOXXX--OOOXXX--OOXX----XOXXO- X; H8:+0; A5:+0;
 ";
-
-fn outflank(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("run outflank")
-}
-
-fn outflank_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run outflank");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write");
-    child.wait_with_output().expect("wait")
-}
 
 /// A fresh directory for one test.
 fn temp(name: &str) -> PathBuf {

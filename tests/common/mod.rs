@@ -2,8 +2,9 @@
 
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Command, Output, Stdio};
 
 /// The shared data folder: `$OUTFLANK_SHARED/data`, else `../shared/data` beside the crate.
 /// `None` (after a note) when it is not there.
@@ -42,4 +43,30 @@ pub fn temp_dir(prefix: &str, name: &str) -> PathBuf {
 /// A path as a command-line argument.
 pub fn s(p: &Path) -> &str {
     p.to_str().unwrap()
+}
+
+/// Runs the binary under test with `args`.
+pub fn outflank(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(args)
+        .output()
+        .expect("run outflank")
+}
+
+/// Runs the binary under test with `args`, `input` on its standard input.
+pub fn outflank_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run outflank");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write");
+    child.wait_with_output().expect("wait")
 }

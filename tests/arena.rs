@@ -1,6 +1,9 @@
 //! The match runner against real engines: gtp-rhino (when installed), Outflank's own GTP and
 //! NBoard front-ends, and small deliberately broken engines (tests/fixtures/broken_engine.py).
 
+#[path = "common/requirements.rs"]
+mod requirements;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -30,15 +33,11 @@ fn fixture_engine(name: &str, proto: Protocol, mode: &str) -> EngineSpec {
     .unwrap()
 }
 
-/// gtp-rhino's path: on PATH, or in /usr/games where Debian puts it.
-fn gtp_rhino() -> Option<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).collect())
-        .unwrap_or_default();
-    dirs.push("/usr/games".into());
-    dirs.into_iter()
-        .map(|d| d.join("gtp-rhino"))
-        .find(|p| p.is_file())
+/// gtp-rhino's path; a test that calls it carries the `outflank_no_gtp_rhino` mark, and fails
+/// here, naming it, when it runs without it.
+fn gtp_rhino() -> PathBuf {
+    requirements::find_gtp_rhino()
+        .expect("missing: gtp-rhino (apt-get install grhino), on PATH or in /usr/games")
 }
 
 fn tmp_file(name: &str) -> PathBuf {
@@ -97,11 +96,12 @@ fn outflank_match(args: &[&str]) -> (i32, String, String) {
 }
 
 #[test]
+#[cfg_attr(
+    outflank_no_gtp_rhino,
+    ignore = "needs gtp-rhino (apt-get install grhino), missing when the tests were built"
+)]
 fn gtp_rhino_against_itself() {
-    let Some(rhino) = gtp_rhino() else {
-        eprintln!("note: gtp-rhino is not installed (apt-get install grhino): test skipped");
-        return;
-    };
+    let rhino = gtp_rhino();
     let rhino = rhino.display().to_string();
     let ggf = tmp_file("rhino.ggf");
     let openings = fixture("xot-3.txt");
@@ -481,11 +481,12 @@ fn outflank_against_itself_in_both_protocols() {
 }
 
 #[test]
+#[cfg_attr(
+    outflank_no_gtp_rhino,
+    ignore = "needs gtp-rhino (apt-get install grhino), missing when the tests were built"
+)]
 fn gtp_rhino_against_outflank() {
-    let Some(rhino) = gtp_rhino() else {
-        eprintln!("note: gtp-rhino is not installed: test skipped");
-        return;
-    };
+    let rhino = gtp_rhino();
     let bin = env!("CARGO_BIN_EXE_outflank");
     let (status, out, err) = outflank_match(&[
         "--engine",

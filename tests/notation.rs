@@ -595,8 +595,12 @@ fn files_in(dir: &std::path::Path, prefix: &str, ext: &str) -> Vec<PathBuf> {
 }
 
 #[test]
+#[cfg_attr(
+    outflank_no_shared_data,
+    ignore = "needs ../shared/data, missing when the tests were built (set OUTFLANK_SHARED)"
+)]
 fn ffo_files_parse() {
-    let Some(data) = shared_data() else { return };
+    let data = shared_data();
     let files = files_in(&data.join("ffo"), "", "obf");
     assert_eq!(files.len(), 4);
     let mut count = 0;
@@ -657,8 +661,12 @@ fn replay_wtb(path: &std::path::Path, r: &mut Replay) {
 }
 
 #[test]
+#[cfg_attr(
+    outflank_no_shared_data,
+    ignore = "needs ../shared/data, missing when the tests were built (set OUTFLANK_SHARED)"
+)]
 fn wthor_games_replay() {
-    let Some(data) = shared_data() else { return };
+    let data = shared_data();
     let dir = data.join("games/wthor");
     let files = files_in(&dir, "WTH_", "wtb");
     assert!(!files.is_empty(), "no WTH_*.wtb in {}", dir.display());
@@ -698,8 +706,12 @@ fn wthor_games_replay() {
 }
 
 #[test]
+#[cfg_attr(
+    outflank_no_shared_data,
+    ignore = "needs ../shared/data, missing when the tests were built (set OUTFLANK_SHARED)"
+)]
 fn logistello_book_replays() {
-    let Some(data) = shared_data() else { return };
+    let data = shared_data();
     let mut r = Replay::default();
     replay_wtb(&data.join("games/logistello-book-1999.wtb"), &mut r);
     eprintln!("Logistello book: {r:?}");
@@ -715,8 +727,12 @@ fn logistello_book_replays() {
 }
 
 #[test]
+#[cfg_attr(
+    outflank_no_shared_data,
+    ignore = "needs ../shared/data, missing when the tests were built (set OUTFLANK_SHARED)"
+)]
 fn opening_files_parse() {
-    let Some(data) = shared_data() else { return };
+    let data = shared_data();
     for (name, lines) in [("xot-large.txt", 10_784), ("xot-small.txt", 3_623)] {
         let text = std::fs::read_to_string(data.join("openings").join(name)).unwrap();
         let mut count = 0;

@@ -6,19 +6,15 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-/// The shared data folder: `$OUTFLANK_SHARED/data`, else `../shared/data` beside the crate.
-/// `None` (after a note) when it is not there.
-pub fn shared_data() -> Option<PathBuf> {
-    let root = std::env::var_os("OUTFLANK_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    let data = root.join("data");
-    if data.is_dir() {
-        Some(data)
-    } else {
-        eprintln!("shared data not found, skipping ({})", data.display());
-        None
-    }
+pub mod requirements;
+
+/// The shared data folder (see [`requirements::find_shared_data`]). A test that calls it
+/// carries `#[cfg_attr(outflank_no_shared_data, ignore = "...")]`, so that it shows as ignored
+/// where the data is missing; when it runs anyway (under `CI=true`, or the data went away
+/// after the build) a missing folder fails it, naming the folder.
+pub fn shared_data() -> PathBuf {
+    requirements::find_shared_data(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .unwrap_or_else(|what| panic!("missing: {what}"))
 }
 
 /// A command's output bytes as text (invalid UTF-8 replaced).

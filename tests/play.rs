@@ -404,13 +404,93 @@ fn undo_keeps_the_moves_the_game_started_with() {
 }
 
 #[test]
-fn a_hash_table_the_system_refuses_is_an_answer_not_a_crash() {
-    // The system refuses a terabyte only when it does not overcommit memory blindly.
-    let mode = std::fs::read_to_string("/proc/sys/vm/overcommit_memory").unwrap_or_default();
-    if mode.trim() == "1" {
-        eprintln!("this system promises any amount of memory: skipped");
-        return;
+fn undo_after_go_takes_back_the_move_played_for_you() {
+    // `go` plays the person's move for them: `undo` takes back that move (and the reply),
+    // not everything back to the last move typed.
+    let mut e = start(&[]);
+    to_prompt(&mut e);
+    let mut game = Game::default();
+    for line in ["f5", "go", "go"] {
+        if line == "f5" {
+            game.play(read_move("f5")).unwrap();
+        }
+        e.send(line);
+        follow(&mut game, &to_prompt(&mut e));
     }
+    assert_eq!(game.len(), 6);
+    e.send("undo");
+    to_prompt(&mut e);
+    e.send("moves");
+    let want: String = game.moves()[..4].iter().map(|m| m.to_string()).collect();
+    assert_eq!(
+        e.line(),
+        want.to_lowercase(),
+        "back to before the last move played for black"
+    );
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_secs(10)).unwrap().success());
+}
+
+#[test]
+fn undo_after_a_game_played_by_go_goes_back_one_move_of_yours() {
+    // The person lets the engine play every move of theirs; after the end, one `undo` goes
+    // back to before the last move played for them, not to the start.
+    let mut e = Engine::start(&["play", "--level", "1", "--book", "off"]);
+    to_prompt(&mut e);
+    let mut game = Game::default();
+    while !game.is_over() {
+        e.send("go");
+        follow(&mut game, &to_prompt(&mut e));
+    }
+    let positions = game.positions();
+    let last_black = (0..game.len())
+        .rev()
+        .find(|&i| positions[i].to_move == Color::Black && game.moves()[i] != Move::Pass)
+        .unwrap();
+    e.send("undo");
+    to_prompt(&mut e);
+    e.send("moves");
+    let mut want = game.clone();
+    while want.len() > last_black {
+        want.undo();
+    }
+    assert_eq!(e.line(), transcript(&want));
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_secs(10)).unwrap().success());
+}
+
+#[test]
+fn hint_n_shows_n_moves_in_a_book_position_too() {
+    // After f5d6c5 the book holds 2 of white's 4 moves: `hint 2` answers from the book,
+    // `hint 5` searches all 4.
+    let mut e = Engine::start(&[
+        "play", "--human", "both", "--level", "4", "--start", "f5d6c5",
+    ]);
+    to_prompt(&mut e);
+    let hints = |e: &mut Engine, n: usize| -> Vec<String> {
+        e.send(&format!("hint {n}"));
+        to_prompt(e)
+            .into_iter()
+            .filter(|l| l.starts_with("  ") && l.contains(". "))
+            .collect()
+    };
+    let two = hints(&mut e, 2);
+    assert_eq!(two.len(), 2, "{two:?}");
+    assert!(two.iter().all(|l| l.contains("(book)")), "{two:?}");
+    let five = hints(&mut e, 5);
+    assert_eq!(five.len(), 4, "every legal move: {five:?}");
+    assert!(five.iter().all(|l| !l.contains("(book)")), "{five:?}");
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_secs(10)).unwrap().success());
+}
+
+/// The system refuses a terabyte only when it does not overcommit memory blindly.
+#[test]
+#[cfg_attr(
+    outflank_overcommit,
+    ignore = "this system promises any amount of memory (vm.overcommit_memory = 1)"
+)]
+fn a_hash_table_the_system_refuses_is_an_answer_not_a_crash() {
     for args in [
         &["play", "--hash", "1000000"][..],
         &["gtp", "--hash", "1000000"],

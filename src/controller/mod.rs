@@ -276,10 +276,17 @@ impl Controller {
         true
     }
 
-    /// Takes back the last move of [`Mover::Other`] and every move after it, never a move
-    /// the game was given. False (and nothing changes) when there is none.
-    pub fn take_back(&mut self) -> bool {
-        let Some(last) = self.marks.iter().rposition(|m| m.mover == Mover::Other) else {
+    /// Takes back the last move played for a colour that `seat` names (a person's seat in the
+    /// terminal game, whoever chose the move: the person, or the engine for them) and every
+    /// move after it, so that the game is back where that colour chose. Passes and the moves
+    /// the game was given are never its target, and a given move is never taken back. False
+    /// (and nothing changes) when there is no such move.
+    pub fn take_back(&mut self, seat: impl Fn(Color) -> bool) -> bool {
+        let positions = self.game.positions();
+        let target = self.game.moves().iter().enumerate().rposition(|(i, mv)| {
+            self.marks[i].mover != Mover::Given && *mv != Move::Pass && seat(positions[i].to_move)
+        });
+        let Some(last) = target else {
             return false;
         };
         while self.game.len() > last {
@@ -486,11 +493,39 @@ mod tests {
         g.play(sq("f5")).unwrap();
         let mut c = Controller::new(Options::default());
         c.set_game(g);
-        assert!(!c.take_back());
+        assert!(!c.take_back(|_| true));
         c.play(sq("d6"), Mover::Other).unwrap();
         c.play(sq("c3"), Mover::Engine).unwrap();
-        assert!(c.take_back());
+        assert!(c.take_back(|color| color == Color::White));
         assert_eq!(c.game().len(), 1);
         assert_eq!(c.movers().collect::<Vec<_>>(), vec![Mover::Given]);
+    }
+
+    #[test]
+    fn take_back_goes_to_the_seats_last_move_whoever_chose_it() {
+        let mut c = Controller::new(Options::default());
+        // Black is the person's seat: f5 typed, c4 played for them by the engine (`go`).
+        for (m, mover) in [
+            ("f5", Mover::Other),
+            ("d6", Mover::Engine),
+            ("c4", Mover::Engine),
+            ("g5", Mover::Engine),
+        ] {
+            c.play(sq(m), mover).unwrap();
+        }
+        let black = |color| color == Color::Black;
+        assert!(c.take_back(black));
+        assert_eq!(c.game().len(), 2, "back to before c4, black to move");
+        assert!(c.take_back(black));
+        assert_eq!(c.game().len(), 0);
+        assert!(!c.take_back(black));
+        // Two people: one ply at a time.
+        c.play(sq("f5"), Mover::Other).unwrap();
+        c.play(sq("d6"), Mover::Other).unwrap();
+        assert!(c.take_back(|_| true));
+        assert_eq!(c.game().len(), 1);
+        // Nobody's seat (the engine plays both sides): nothing to take back.
+        assert!(!c.take_back(|_| false));
+        assert_eq!(c.game().len(), 1);
     }
 }

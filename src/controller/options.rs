@@ -60,13 +60,19 @@ impl Options {
     }
 
     /// The best `n` book moves of `board`, each with the book's line after it (the move
-    /// first), when the book is on and holds the position with at least one move.
+    /// first), when the book is on and holds the position with as many moves as asked for
+    /// (or all the moves the position has).
     pub fn book_hints(&self, board: &Board, n: usize) -> Option<Vec<(BookMove, Vec<Move>)>> {
         if !self.book {
             return None;
         }
         let book = &self.opening_book;
         let moves = book.moves(board).filter(|m| !m.is_empty())?;
+        // Fewer book moves than asked for (and than the position has): a search scores them.
+        let wanted = n.max(1).min(board.moves().count_ones() as usize);
+        if moves.len() < wanted {
+            return None;
+        }
         Some(
             moves
                 .into_iter()

@@ -568,6 +568,9 @@ impl Gtp {
                 ok(self, session, "")?
             }
             Command::Komi => ok(self, session, "")?,
+            // Referees (gogui-twogtp) relay the `pass` that `genmove` answers at the end of
+            // a game: accepted, and nothing changes.
+            Command::Play(_, Move::Pass) if pos.board.is_game_over() => ok(self, session, "")?,
             Command::Play(color, mv) => {
                 if self.ctl.play_as(color, mv, Mover::Other).is_ok() {
                     ok(self, session, "")?

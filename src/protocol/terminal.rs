@@ -535,7 +535,10 @@ impl Terminal {
                 }
             }
             Command::Undo => {
-                if self.ctl.take_back() {
+                if self
+                    .ctl
+                    .take_back(|c| self.players[c.index()] == Player::Human)
+                {
                     self.advance(session)?
                 } else {
                     session.line("Cannot undo: no move of yours to take back.")?;

@@ -196,9 +196,9 @@ pub enum ShardError {
     NotAShard,
     /// The file is of another version of the format.
     OtherVersion(u32),
-    /// The file is shorter (or longer) than its header says: cut off while written or
-    /// copied.
-    Truncated {
+    /// The file is shorter than its header says (cut off while written or copied), or longer
+    /// (bytes after its end).
+    WrongSize {
         /// The size the header gives.
         expected: u64,
         /// The size found.
@@ -219,9 +219,15 @@ impl fmt::Display for ShardError {
                 f,
                 "shard format version {v}, this build reads version {FORMAT_VERSION}"
             ),
-            ShardError::Truncated { expected, found } => write!(
+            ShardError::WrongSize { expected, found } if found < expected => write!(
                 f,
                 "truncated: {found} bytes where its header calls for {expected}"
+            ),
+            ShardError::WrongSize { expected, found } => write!(
+                f,
+                "{} bytes too long: {found} bytes where its header calls for {expected} \
+                 (something was written after its end)",
+                found - expected
             ),
             ShardError::BadChecksum => write!(f, "damaged: the sha256 checksum does not match"),
             ShardError::Malformed(why) => write!(f, "malformed: {why}"),
@@ -288,7 +294,7 @@ impl ShardFile {
             return Err(ShardError::NotAShard);
         }
         let found = bytes.len() as u64;
-        let short = ShardError::Truncated {
+        let short = ShardError::WrongSize {
             expected: 20,
             found,
         };
@@ -304,7 +310,7 @@ impl ShardFile {
         }
         let expected = u64::from_le_bytes(bytes.get(12..20).ok_or(short)?.try_into().expect("8"));
         if expected != found || found < 20 + 32 {
-            return Err(ShardError::Truncated { expected, found });
+            return Err(ShardError::WrongSize { expected, found });
         }
         let (body, sum) = bytes.split_at(bytes.len() - 32);
         if Sha256::digest(body).as_slice() != sum {
@@ -571,15 +577,32 @@ fn describe(run: &RunId) -> String {
 }
 
 /// The shards of `0..count` that are not in `dir` as valid files of one run with `count`
-/// shards: what a resubmission must run again. (A directory should hold one run.)
+/// shards: what a resubmission must run again. A directory holding valid shards of two runs
+/// with `count` shards is an error naming a file of each (one directory a run: a merge of
+/// it could only fail).
 pub fn missing(dir: &Path, count: u32) -> Result<Vec<u32>, MergeError> {
     let mut good = vec![false; count as usize];
+    let mut first: Option<(PathBuf, RunId)> = None;
     for p in shard_paths(&[dir.to_path_buf()])? {
-        if let Ok(s) = ShardFile::read(&p)
-            && s.shard.count == count
-        {
-            good[s.shard.index as usize] = true;
+        let Ok(s) = ShardFile::read(&p) else { continue };
+        if s.shard.count != count {
+            continue;
         }
+        match &first {
+            Some((path, run)) if *run != s.run => {
+                return Err(MergeError {
+                    why: format!(
+                        "a shard of another run than {} ({}): one directory a run",
+                        path.display(),
+                        describe(run)
+                    ),
+                    path: p,
+                });
+            }
+            Some(_) => {}
+            None => first = Some((p.clone(), s.run.clone())),
+        }
+        good[s.shard.index as usize] = true;
     }
     Ok((0..count).filter(|&k| !good[k as usize]).collect())
 }
@@ -660,10 +683,12 @@ mod tests {
         let s = shard(1, 3, 10);
         let bytes = s.to_bytes();
         assert_eq!(ShardFile::from_bytes(&bytes), Ok(s));
-        assert!(matches!(
-            ShardFile::from_bytes(&bytes[..bytes.len() - 1]),
-            Err(ShardError::Truncated { .. })
-        ));
+        let short = ShardFile::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err();
+        assert!(short.to_string().starts_with("truncated: "), "{short}");
+        let mut long = bytes.clone();
+        long.extend_from_slice(b"xyz");
+        let long = ShardFile::from_bytes(&long).unwrap_err();
+        assert!(long.to_string().starts_with("3 bytes too long: "), "{long}");
         let mut damaged = bytes.clone();
         damaged[30] ^= 1;
         assert_eq!(
@@ -689,9 +714,10 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let fifo = dir.join("out");
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-        if !made.is_ok_and(|s| s.success()) {
-            return; // no mkfifo here
-        }
+        assert!(
+            made.is_ok_and(|s| s.success()),
+            "mkfifo (coreutils) makes a pipe"
+        );
         let reader = {
             let fifo = fifo.clone();
             std::thread::spawn(move || std::fs::read(fifo).unwrap())
@@ -730,6 +756,13 @@ mod tests {
                 .contains("selfplay-seed7-2of4.shard: shard 2/4 is missing")
         );
         assert_eq!(missing(&d, 4).unwrap(), [2]);
+        // A shard of another run (another seed) in the same directory: an error, not a
+        // silent "nothing missing".
+        let mut other = shard(2, 4, 10);
+        other.run.seed = 8;
+        other.write_into(&d).unwrap();
+        let e = missing(&d, 4).unwrap_err().to_string();
+        assert!(e.contains("a shard of another run"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

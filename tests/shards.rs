@@ -147,6 +147,8 @@ fn a_missing_truncated_damaged_or_foreign_shard_is_named_and_nothing_is_merged()
 
     std::fs::write(path(1), &good[..good.len() - 5]).unwrap();
     refused(&dir, &name(1), "truncated");
+    std::fs::write(path(1), [&good[..], b"junk"].concat()).unwrap();
+    refused(&dir, &name(1), "4 bytes too long");
 
     let mut damaged = good.clone();
     let mid = damaged.len() / 2;
@@ -187,6 +189,11 @@ fn a_missing_truncated_damaged_or_foreign_shard_is_named_and_nothing_is_merged()
     std::fs::rename(other_run.join("selfplay-seed4-1of3.shard"), path(1)).unwrap();
     std::fs::remove_dir(&other_run).unwrap();
     refused(&dir, &name(1), "another run");
+    // ... which `--missing` does not take for the run's shard 1 either.
+    let out = outflank(&["merge", "--missing", "3", s(&dir)]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).is_empty());
+    assert!(text(&out.stderr).contains("a shard of another run"));
 
     std::fs::write(path(1), &good).unwrap();
     // The same shard twice (a copy under another name).
@@ -241,6 +248,27 @@ fn bad_shard_options_are_one_line_errors() {
     let out = outflank(&["merge", "/nonexistent/dir/x.shard"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("/nonexistent/dir/x.shard"));
+}
+
+#[test]
+fn depths_outside_1_to_60_and_a_stray_shard_dir_are_refused() {
+    let book = temp("depths").join("b.book");
+    for args in [
+        &["book", "build", "--depth", "0", "--out", s(&book)][..],
+        &["book", "build", "--depth", "99", "--out", s(&book)],
+        &["book", "learn", "--depth", "0", "--book", s(&book), "x.txt"],
+        &["train", "selfplay", "--depth", "0", "--out", "x.wtb"],
+        &["train", "selfplay", "--depth", "61", "--out", "x.wtb"],
+        &["book", "build", "--shard-dir", "/tmp", "--out", s(&book)],
+        &["train", "selfplay", "--shard-dir", "/tmp", "--out", "x.wtb"],
+    ] {
+        let out = outflank(args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains("--depth") || err.contains("--shard"), "{err}");
+    }
+    assert!(!book.exists());
 }
 
 #[test]
@@ -306,6 +334,19 @@ fn analyze_shards_merge_to_one_shard_output_but_for_the_times() {
             "{args:?}"
         );
         assert_eq!(text(&merged.stderr), text(&one.stderr), "{args:?}");
+        // And what one plain process writes: the nodes too (every line starts from a
+        // cleared table in both), only the times differ.
+        let plain = ok(outflank_stdin(&args, input));
+        assert_eq!(
+            without_times(&text(&merged.stdout)),
+            without_times(&text(&plain.stdout)),
+            "{args:?}"
+        );
+        assert_eq!(
+            without_times(&text(&merged.stderr)),
+            without_times(&text(&plain.stderr)),
+            "{args:?}"
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

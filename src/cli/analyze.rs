@@ -24,7 +24,7 @@ pub struct Args {
     pub position: String,
     /// Search to this depth (plies); the default when no other limit is given is 12.
     #[arg(long, conflicts_with_all = ["exact", "wld"],
-          value_parser = clap::value_parser!(u32).range(1..=60))]
+          value_parser = super::common::depth_range())]
     pub depth: Option<u32>,
     /// Search for at most this many seconds per position: alone, deeper and deeper until
     /// then; with a depth, a solve or a node budget, a cap on it. (The first shallow
@@ -161,6 +161,7 @@ fn render(info: &Info, board: &str, json_out: bool) -> String {
 
 /// Runs `outflank analyze`.
 pub fn run(a: Args) -> anyhow::Result<i32> {
+    a.shard.check()?;
     let limits = limits(&a)?;
     let file = std::path::Path::new(&a.position);
     // Positions one per line from stdin or a file, or the argument itself.
@@ -194,8 +195,11 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     if let Some(shard) = a.shard.shard {
         return run_shard(&a, &engine, &limits, &text, &games, shard);
     }
+    // Each line starts from a cleared hash table, as in a shard: a line's result does not
+    // depend on the lines searched before it.
     if a.game {
         for (i, g) in games.iter().enumerate() {
+            engine.clear_hash();
             let summary = review(&engine, g, i + 1, &limits, a.json, &mut |s| print!("{s}"));
             if a.json {
                 eprintln!("{summary}");
@@ -208,6 +212,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     let pb = progress_bar(games.len() as u64);
     for g in &games {
         let pos = g.position();
+        engine.clear_hash();
         let info = engine.search(pos.board, &limits, &mut |_| {});
         pb.suspend(|| print!("{}", render(&info, &board_string(&pos), a.json)));
         pb.inc(1);

@@ -47,8 +47,8 @@ const OPENINGS: [&str; 6] = [
 /// Arguments of `outflank bench`.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// Depth of the midgame searches.
-    #[arg(long, default_value_t = 14)]
+    /// Depth of the midgame searches (1-60).
+    #[arg(long, default_value_t = 14, value_parser = super::common::depth_range())]
     pub depth: u32,
     /// Only the first N FFO positions (all 20 by default).
     #[arg(long, default_value_t = 20, value_parser = count_range(20))]

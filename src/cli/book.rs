@@ -49,8 +49,8 @@ pub struct BuildArgs {
     /// Add positions up to this many moves from the start.
     #[arg(long, default_value_t = 10)]
     pub plies: u32,
-    /// Depth of the searches that score the positions.
-    #[arg(long, default_value_t = 14)]
+    /// Depth of the searches that score the positions (1-60).
+    #[arg(long, default_value_t = 14, value_parser = super::common::depth_range())]
     pub depth: u32,
     /// Expand lines whose deviations from the best moves cost at most this many discs in all.
     #[arg(long, default_value_t = 2)]
@@ -109,8 +109,8 @@ pub struct LearnArgs {
     /// Learn each game's positions up to this many moves in.
     #[arg(long, default_value_t = 20)]
     pub plies: usize,
-    /// Depth of the searches that score new positions.
-    #[arg(long, default_value_t = 14)]
+    /// Depth of the searches that score new positions (1-60).
+    #[arg(long, default_value_t = 14, value_parser = super::common::depth_range())]
     pub depth: u32,
     /// Save the book every this many minutes of learning (0: only at the end), so that a
     /// long run stopped midway keeps its work; each save says how many games are in.
@@ -141,6 +141,11 @@ pub struct ShowArgs {
 
 /// Runs `outflank book`.
 pub fn run(a: Args) -> anyhow::Result<i32> {
+    match &a.action {
+        Action::Build(b) => b.shard.check()?,
+        Action::Learn(l) => l.shard.check()?,
+        Action::Show(_) => {}
+    }
     match a.action {
         Action::Build(a) if a.shard.shard.is_some() => build_round(a),
         Action::Build(a) => build(a),

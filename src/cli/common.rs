@@ -62,6 +62,11 @@ pub fn hash_range() -> clap::builder::RangedU64ValueParser<usize> {
     count_range(1 << 20)
 }
 
+/// The accepted search depths and levels: 1 to 60 plies (60 empty squares at most).
+pub fn depth_range() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(1..=60)
+}
+
 /// A count from 1 to `max` (games at once, best moves to score, positions).
 pub fn count_range(max: u64) -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::new().range(1..=max)

@@ -18,10 +18,10 @@ pub struct FrontendArgs {
     /// Strength level 1-60: midgame depth = level, exact solve from 2x level empties (up to
     /// 20), then more slowly up to level 60 (perfect play). Default 14 when there is neither
     /// a clock nor --depth nor --time.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    #[arg(long, value_parser = super::common::depth_range())]
     pub level: Option<u32>,
     /// Fixed midgame depth in plies (1-60).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    #[arg(long, value_parser = super::common::depth_range())]
     pub depth: Option<u32>,
     /// Time per move in seconds (a hard limit; a game clock, when the protocol gives one,
     /// also applies).

@@ -11,9 +11,9 @@ use std::path::PathBuf;
 /// The options of a step that runs in shards.
 #[derive(ClapArgs, Debug, Clone)]
 pub struct ShardArgs {
-    /// Do only shard K of N (K from 0 to N-1) and write it to a file named for the step,
-    /// its seed and K (`selfplay-seed1-2of4.shard`) in --shard-dir; `outflank merge` puts
-    /// the N files together into what one process writes, byte for byte, whatever N.
+    /// Do only shard K of N (K from 0 to N-1) and write it into --shard-dir as a file named
+    /// for the step, the run (its seed, or its input's hash) and K (`STEP-RUN-KofN.shard`);
+    /// `outflank merge` puts the N files together into what one process writes.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
     /// The directory of the shard file (default: the current one).
@@ -22,6 +22,15 @@ pub struct ShardArgs {
 }
 
 impl ShardArgs {
+    /// Refuses `--shard-dir` without `--shard` (clap's `requires` is not checked for every
+    /// command that flattens these options, and the directory would be silently ignored).
+    pub fn check(&self) -> anyhow::Result<()> {
+        match (&self.shard, &self.shard_dir) {
+            (None, Some(_)) => anyhow::bail!("--shard-dir is only for --shard K/N"),
+            _ => Ok(()),
+        }
+    }
+
     /// Writes a shard's file where these options say; returns its path.
     pub fn write(&self, file: &ShardFile) -> anyhow::Result<PathBuf> {
         let dir = self.shard_dir.clone().unwrap_or_else(|| PathBuf::from("."));

@@ -152,6 +152,7 @@ fn summary(positions: usize, wrong: usize, secs: f64, nodes: u64) -> String {
 
 /// Runs `outflank solve`; exit status 1 when any score is wrong.
 pub fn run(a: Args) -> anyhow::Result<i32> {
+    a.shard.check()?;
     let text = if a.file == "-" {
         std::io::read_to_string(std::io::stdin()).context("reading stdin")?
     } else {

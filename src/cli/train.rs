@@ -108,8 +108,8 @@ pub struct AllArgs {
     /// Self-play games (0: none).
     #[arg(long, default_value_t = 10000)]
     pub selfplay_games: usize,
-    /// Search depth of the self-play games.
-    #[arg(long, default_value_t = 4)]
+    /// Search depth of the self-play games (1-60).
+    #[arg(long, default_value_t = 4, value_parser = super::common::depth_range())]
     pub selfplay_depth: u32,
     /// Conjugate-gradient iterations of each fit.
     #[arg(long, default_value_t = 40)]
@@ -174,13 +174,13 @@ pub struct SelfplayArgs {
     #[arg(long, required_unless_present_any = ["shard", "manifest"],
           conflicts_with_all = ["shard", "manifest"])]
     pub out: Option<PathBuf>,
-    /// Search depth of the moves (an exact endgame from 14 empties).
-    #[arg(long, default_value_t = 6)]
+    /// Search depth of the moves, 1-60 (an exact endgame from 14 empties).
+    #[arg(long, default_value_t = 6, value_parser = super::common::depth_range())]
     pub depth: u32,
     /// Play at this level instead of --depth: its midgame depth and its exact (and
     /// win/loss/draw) endgame, as `outflank play --level` does.
     #[arg(long, value_name = "L", conflicts_with = "depth",
-          value_parser = clap::value_parser!(u32).range(1..=60))]
+          value_parser = super::common::depth_range())]
     pub level: Option<u32>,
     /// Random opening moves of each game: N, or A-B for a number drawn per game from the
     /// seed. Their positions are left out of the samples.
@@ -308,8 +308,8 @@ pub struct EvalErrorArgs {
     /// Reference positions per number of empties.
     #[arg(long, default_value_t = 200)]
     pub per_empties: usize,
-    /// Depth of the deep searches that score positions with 30-50 empties.
-    #[arg(long, default_value_t = 14)]
+    /// Depth of the deep searches that score positions with 30-50 empties (1-60).
+    #[arg(long, default_value_t = 14, value_parser = super::common::depth_range())]
     pub depth: u32,
     /// Cache of the reference positions: read if it exists, else built and written.
     #[arg(long)]
@@ -385,6 +385,7 @@ fn load_weights(path: Option<&Path>) -> anyhow::Result<Arc<Weights>> {
 }
 
 fn run_data(a: DataArgs) -> anyhow::Result<i32> {
+    a.shard.check()?;
     let start = Instant::now();
     let mut games = wthor_games(&a.wthor)?;
     let mut more = Vec::new();
@@ -599,6 +600,7 @@ fn play_shard(
 }
 
 fn run_selfplay(a: SelfplayArgs) -> anyhow::Result<i32> {
+    a.shard.check()?;
     if let Some(manifest) = a.manifest.clone() {
         return selfplay_into_store(&a, &manifest);
     }
@@ -829,6 +831,7 @@ fn run_fit(a: FitArgs) -> anyhow::Result<i32> {
 }
 
 fn run_probcut(a: ProbcutArgs) -> anyhow::Result<i32> {
+    a.shard.check()?;
     let start = Instant::now();
     let games = data::read_games(&a.wthor)?;
     let w = load_weights(a.eval_file.as_deref())?;

@@ -404,3 +404,79 @@ fn a_run_with_its_own_weights_and_probcut_files_is_made_again_byte_for_byte() {
     assert!(!manifest2.exists() && !store2.join(SHARD0).exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A manifest whose runs name their weights by paths relative to the repository's root (as
+/// `data/manifest.json` does) is regenerated from any directory, and a missing shard's
+/// error says how to make it again.
+#[test]
+fn regenerate_works_from_any_directory_and_a_missing_shard_names_it() {
+    let root = temp("relative");
+    std::fs::create_dir_all(root.join("data/weights")).unwrap();
+    ok(outflank(&[
+        "train",
+        "hand",
+        "--out",
+        s(&root.join("data/weights/hand.ofw")),
+    ]));
+    let (store, manifest) = (root.join("store"), root.join("data/manifest.json"));
+    let run = |cwd: &Path, args: &[&str]| {
+        Command::new(BIN)
+            .args(args)
+            .current_dir(cwd)
+            .env("OUTFLANK_COMMIT", "test-commit")
+            .output()
+            .expect("run outflank")
+    };
+    ok(run(
+        &root,
+        &[
+            "train",
+            "selfplay",
+            "--games",
+            "6",
+            "--level",
+            "2",
+            "--seed",
+            "5",
+            "--threads",
+            "1",
+            "--shards",
+            "2",
+            "--random-moves",
+            "8-20",
+            "--eval-file",
+            "data/weights/hand.ofw",
+            "--store",
+            s(&store),
+            "--manifest",
+            "data/manifest.json",
+        ],
+    ));
+    let listed = std::fs::read_to_string(&manifest).unwrap();
+    assert!(listed.contains("\"data/weights/hand.ofw\""), "{listed}");
+    let before = std::fs::read(store.join(SHARD0)).unwrap();
+    std::fs::remove_file(store.join(SHARD0)).unwrap();
+    refused(
+        samples(&store, &manifest, &root.join("x.samples")),
+        SHARD0,
+        "train store regenerate",
+    );
+    // From elsewhere: the relative path is found from the manifest's folder upwards.
+    let elsewhere = root.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    ok(run(
+        &elsewhere,
+        &[
+            "train",
+            "store",
+            "regenerate",
+            "--store",
+            s(&store),
+            "--manifest",
+            s(&manifest),
+        ],
+    ));
+    assert!(std::fs::read(store.join(SHARD0)).unwrap() == before);
+    assert_eq!(std::fs::read_to_string(&manifest).unwrap(), listed);
+    std::fs::remove_dir_all(&root).unwrap();
+}

@@ -164,7 +164,7 @@ pub struct DataArgs {
 }
 
 /// Arguments of `outflank train selfplay`.
-#[derive(ClapArgs, Debug)]
+#[derive(ClapArgs, Clone, Debug)]
 pub struct SelfplayArgs {
     /// Number of games.
     #[arg(long, default_value_t = 1000)]
@@ -602,7 +602,7 @@ fn play_shard(
 fn run_selfplay(a: SelfplayArgs) -> anyhow::Result<i32> {
     a.shard.check()?;
     if let Some(manifest) = a.manifest.clone() {
-        return selfplay_into_store(&a, &manifest);
+        return selfplay_into_store(&a, &manifest, Path::new("."));
     }
     let start = Instant::now();
     let (cfg, w) = selfplay_config(&a)?;
@@ -634,7 +634,10 @@ fn run_selfplay(a: SelfplayArgs) -> anyhow::Result<i32> {
 /// (one progress bar over all their games), writes each into the store and records it in
 /// the manifest as soon as it is done. A shard the manifest lists already must come out with
 /// its sha256: else the error names it and nothing is written.
-fn selfplay_into_store(a: &SelfplayArgs, manifest_path: &Path) -> anyhow::Result<i32> {
+///
+/// The run's relative paths (`--eval-file`, `--probcut-file`, `--openings`) are recorded as
+/// given and read from `root` (the current directory for a run started by hand).
+fn selfplay_into_store(a: &SelfplayArgs, manifest_path: &Path, root: &Path) -> anyhow::Result<i32> {
     let start = Instant::now();
     anyhow::ensure!(
         a.shard.shard_dir.is_none(),
@@ -679,7 +682,12 @@ fn selfplay_into_store(a: &SelfplayArgs, manifest_path: &Path) -> anyhow::Result
     if todo.is_empty() {
         return Ok(0);
     }
-    let (cfg, w) = selfplay_config(a)?;
+    let (cfg, w) = selfplay_config(&SelfplayArgs {
+        eval_file: a.eval_file.as_ref().map(|p| root.join(p)),
+        probcut_file: a.probcut_file.as_ref().map(|p| root.join(p)),
+        openings: a.openings.as_ref().map(|p| root.join(p)),
+        ..a.clone()
+    })?;
     let commit = a.commit.clone().unwrap_or_else(data_store::current_commit);
     let pb = progress_bar(todo.iter().map(|(s, _)| s.len(a.games as u64)).sum());
     std::fs::create_dir_all(&store)
@@ -717,6 +725,32 @@ fn selfplay_into_store(a: &SelfplayArgs, manifest_path: &Path) -> anyhow::Result
     pb.finish_and_clear();
     eprintln!("done in {:.1} s", start.elapsed().as_secs_f64());
     Ok(0)
+}
+
+/// Where a recorded run's relative paths are read from: the current directory when they
+/// are all there, else the first folder holding them all among the manifest's folder and
+/// the folders above it (the manifest's paths are relative to where the run was started,
+/// the repository's root for `data/manifest.json`), so that `train store regenerate`
+/// works from any directory.
+fn recorded_root(a: &SelfplayArgs, manifest: &Path) -> PathBuf {
+    let paths: Vec<&PathBuf> = [&a.eval_file, &a.probcut_file, &a.openings]
+        .into_iter()
+        .flatten()
+        .filter(|p| p.is_relative())
+        .collect();
+    let holds_all = |root: &Path| paths.iter().all(|p| root.join(p).exists());
+    let here = PathBuf::from(".");
+    if holds_all(&here) {
+        return here;
+    }
+    let dir = std::path::absolute(manifest)
+        .ok()
+        .and_then(|m| m.parent().map(Path::to_path_buf));
+    dir.iter()
+        .flat_map(|d| d.ancestors())
+        .find(|d| holds_all(d))
+        .map(Path::to_path_buf)
+        .unwrap_or(here)
 }
 
 /// A parser of a self-play run's recorded options.
@@ -782,7 +816,8 @@ fn run_store(a: StoreArgs) -> anyhow::Result<i32> {
                         first.lines().next().unwrap_or_default()
                     )
                 })?;
-                selfplay_into_store(&r.a, &l.manifest)?;
+                let root = recorded_root(&r.a, &l.manifest);
+                selfplay_into_store(&r.a, &l.manifest, &root)?;
             }
             Ok(0)
         }

@@ -281,7 +281,11 @@ pub enum Problem {
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Problem::Missing => write!(f, "missing from the store"),
+            Problem::Missing => write!(
+                f,
+                "missing from the store (`outflank train store regenerate --manifest \
+                 MANIFEST` makes the listed shards again)"
+            ),
             Problem::Unreadable(e) => e.fmt(f),
             Problem::OtherVersion(v) => write!(
                 f,

@@ -105,6 +105,11 @@ pub struct AllArgs {
     /// Solve positions with at most this many empties exactly.
     #[arg(long, default_value_t = 18)]
     pub exact_empties: u32,
+    /// Label the positions without an exact score of their own with an exact result where
+    /// the same side is to move (one more solve a game), so that labels carry no parity bias
+    /// (docs/training.md).
+    #[arg(long)]
+    pub parity_labels: bool,
     /// Self-play games (0: none).
     #[arg(long, default_value_t = 10000)]
     pub selfplay_games: usize,
@@ -149,6 +154,11 @@ pub struct DataArgs {
     /// games, which do not record each game's opening; self-play shards do).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub skip_plies: u32,
+    /// Label the positions without an exact score of their own with an exact result where
+    /// the same side is to move (one more solve a game), so that labels carry no parity bias
+    /// (docs/training.md).
+    #[arg(long)]
+    pub parity_labels: bool,
     /// The sample file to write (without --shard).
     #[arg(long, required_unless_present = "shard", conflicts_with = "shard")]
     pub out: Option<PathBuf>,
@@ -403,6 +413,7 @@ fn run_data(a: DataArgs) -> anyhow::Result<i32> {
     let cfg = LabelConfig {
         exact_empties: a.exact_empties,
         skip_plies: a.skip_plies,
+        parity_labels: a.parity_labels,
         ..LabelConfig::default()
     };
     let shard = a.shard.shard.unwrap_or(Shard::WHOLE);
@@ -427,9 +438,17 @@ fn run_data(a: DataArgs) -> anyhow::Result<i32> {
                     step: shard::Step::Data,
                     seed: shard::hex_seed(&games_id),
                     total: games.len() as u64,
+                    // The parity word only when on: the shards of earlier runs keep their
+                    // settings.
                     params: format!(
-                        "exact_empties={} skip_plies={} games={games_id}",
-                        a.exact_empties, a.skip_plies
+                        "exact_empties={} skip_plies={}{} games={games_id}",
+                        a.exact_empties,
+                        a.skip_plies,
+                        if a.parity_labels {
+                            " parity_labels=1"
+                        } else {
+                            ""
+                        }
                     ),
                 },
                 shard,
@@ -1014,6 +1033,7 @@ fn run_all(a: AllArgs) -> anyhow::Result<i32> {
     ));
     let label = LabelConfig {
         exact_empties: a.exact_empties,
+        parity_labels: a.parity_labels,
         ..LabelConfig::default()
     };
     let labelled = |games: &[data::GameRecord], path: &Path| -> anyhow::Result<Vec<data::Sample>> {

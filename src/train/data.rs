@@ -70,7 +70,7 @@ impl GameRecord {
     /// where needed; the final position is included. `None` when a move is illegal.
     pub fn positions(&self) -> Option<Vec<(Board, bool)>> {
         let mut out = Vec::with_capacity(self.moves.len() + 4);
-        let mut b = Board::start();
+        let mut b = crate::board::Position::start().board;
         let mut black = true;
         for &sq in &self.moves {
             if b.moves() == 0 {
@@ -345,6 +345,13 @@ pub struct LabelConfig {
     /// self-play games, which do not record each game's opening; a game's own
     /// [`GameRecord::opening`] counts when larger).
     pub skip_plies: u32,
+    /// Label every position that has no exact score of its own with an exact result of a
+    /// position where the same side is to move (also solving the position just before the
+    /// first exact one, with one more empty), instead of the nearest one: a result an odd
+    /// number of plies away carries one more move of the side to move than of its opponent,
+    /// and so, on average, one more of its mistakes (a label too low for the side to move at
+    /// every other number of empties: the parity bias of issue 40).
+    pub parity_labels: bool,
 }
 
 impl Default for LabelConfig {
@@ -353,6 +360,7 @@ impl Default for LabelConfig {
             exact_empties: 18,
             hash_mb: 16,
             skip_plies: 0,
+            parity_labels: false,
         }
     }
 }
@@ -394,6 +402,21 @@ pub fn label_game(engine: &Engine, game: &GameRecord, cfg: &LabelConfig) -> Vec<
             .position(|(b, _)| b.empty_count() == e)
             .map(|i| (i, v))
     });
+    // With parity labels, the position before the first exact one is solved too: the exact
+    // result on the other side's move.
+    let before_exact = first_exact
+        .filter(|_| cfg.parity_labels)
+        .and_then(|(x, _)| x.checked_sub(1))
+        .filter(|&y| theo.is_none_or(|(t, _)| y > t))
+        .map(|y| {
+            let (b, black) = pos[y];
+            let s = solve_exact(engine, b);
+            (y, if black { s } else { -s })
+        });
+    let sources: Vec<(usize, i32)> = [theo, first_exact, before_exact]
+        .into_iter()
+        .flatten()
+        .collect();
     let mut out = Vec::with_capacity(pos.len());
     let opening = game.opening.max(cfg.skip_plies);
     for (i, &(b, black)) in pos.iter().enumerate() {
@@ -401,10 +424,19 @@ pub fn label_game(engine: &Engine, game: &GameRecord, cfg: &LabelConfig) -> Vec<
         if 60 - b.empty_count().min(60) < opening {
             continue;
         }
+        // The nearest exact result with the same side to move.
+        let same_side = sources
+            .iter()
+            .filter(|&&(j, _)| pos[j].1 == black)
+            .min_by_key(|&&(j, _)| j.abs_diff(i));
         let (v, kind) = if let Some(v) = exact[i] {
             (v, LabelKind::Exact)
         } else if theo.is_some_and(|(t, _)| t == i) {
             (theo.expect("checked").1, LabelKind::Exact)
+        } else if before_exact.is_some_and(|(y, _)| y == i) {
+            (before_exact.expect("checked").1, LabelKind::Exact)
+        } else if let Some(&(_, v)) = same_side.filter(|_| cfg.parity_labels) {
+            (v, LabelKind::Outcome)
         } else {
             match (theo, first_exact) {
                 (Some((t, tv)), Some((x, xv))) if i > t => {
@@ -550,6 +582,70 @@ mod tests {
         // The larger of the two counts.
         g.opening = 6;
         assert_eq!(label_game(&engine, &g, &cfg)[..], all[6..]);
+    }
+
+    /// A whole game of the first legal move at every turn (passes left out of the record).
+    fn first_move_game() -> GameRecord {
+        let mut b = crate::board::Position::start().board;
+        let mut moves = Vec::new();
+        while !b.is_game_over() {
+            let m = b.moves();
+            if m == 0 {
+                b = b
+                    .play_move(crate::board::Move::Pass)
+                    .expect("a forced pass");
+                continue;
+            }
+            let sq = Square::iter(m).next().expect("a move");
+            moves.push(sq);
+            b = b.play(sq).expect("legal");
+        }
+        GameRecord {
+            moves,
+            final_black: 0,
+            theoretical: None,
+            opening: 0,
+        }
+    }
+
+    #[test]
+    fn parity_labels_come_from_a_result_with_the_same_side_to_move() {
+        let engine = Engine::new(EngineConfig {
+            threads: 1,
+            hash_mb: 1,
+        });
+        let g = first_move_game();
+        let pos = g.positions().unwrap();
+        let cfg = LabelConfig {
+            exact_empties: 8,
+            ..LabelConfig::default()
+        };
+        let plain = label_game(&engine, &g, &cfg);
+        let parity = label_game(
+            &engine,
+            &g,
+            &LabelConfig {
+                parity_labels: true,
+                ..cfg
+            },
+        );
+        assert_eq!(plain.len(), parity.len());
+        let x = pos.iter().position(|(b, _)| b.empty_count() <= 8).unwrap();
+        let y = x - 1;
+        // The position before the first exact one is solved; every earlier one takes the
+        // exact score of x or y, whichever has its side to move.
+        assert_eq!(parity[y].kind, LabelKind::Exact);
+        assert_eq!(parity[y].score as i32, solve_exact(&engine, pos[y].0));
+        for i in 0..y {
+            let from = if pos[i].1 == pos[x].1 { x } else { y };
+            assert_eq!(pos[i].1, pos[from].1);
+            assert_eq!(parity[i].score, parity[from].score, "position {i}");
+            assert_eq!(parity[i].kind, LabelKind::Outcome);
+            // Without parity labels, every one takes x's result.
+            let sign = if pos[i].1 == pos[x].1 { 1 } else { -1 };
+            assert_eq!(plain[i].score, sign * plain[x].score, "position {i}");
+        }
+        assert_eq!(plain[x..], parity[x..]);
     }
 
     #[test]

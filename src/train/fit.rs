@@ -318,7 +318,7 @@ mod tests {
         let cfg = LabelConfig {
             exact_empties: 0,
             hash_mb: 1,
-            skip_plies: 0,
+            ..LabelConfig::default()
         };
         let mut out = Vec::new();
         for _ in 0..n {

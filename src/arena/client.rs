@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use super::TimeControl;
-use super::engine::EngineFailure;
+use super::engine::{EngineFailure, EngineProcess};
 use crate::board::{Color, Move, Position};
 use crate::notation::GgfMove;
 
@@ -54,6 +54,8 @@ pub struct MoveRequest<'a> {
     pub color: Color,
     /// The time left on the engine's clock, when the game is timed.
     pub remaining: Option<Duration>,
+    /// The time left on the other side's clock, when the game is timed (UGI sends both).
+    pub other_remaining: Option<Duration>,
     /// The answer must arrive before this instant.
     pub deadline: Instant,
 }
@@ -67,14 +69,28 @@ pub trait Client: Send {
     /// Brings the engine up to date with `req.moves` and asks it for a move.
     fn genmove(&mut self, req: &MoveRequest<'_>) -> Result<Reply, EngineFailure>;
 
-    /// True when the process is known to have died; such a client must be restarted.
-    fn is_dead(&self) -> bool;
+    /// The engine's process.
+    fn process(&self) -> &EngineProcess;
 
-    /// Says goodbye (the protocol's `quit`), then makes sure the process is gone.
-    fn shutdown(&mut self);
+    /// The engine's process, to stop it.
+    fn process_mut(&mut self) -> &mut EngineProcess;
+
+    /// True when the process is known to have died; such a client must be restarted.
+    fn is_dead(&self) -> bool {
+        self.process().is_dead()
+    }
+
+    /// Says goodbye (`quit`: all three protocols' word for it), then makes sure the
+    /// process is gone.
+    fn shutdown(&mut self) {
+        self.process_mut()
+            .shutdown(Some("quit"), Duration::from_millis(500));
+    }
 
     /// Kills the process at once (for an engine that hung or broke its protocol).
-    fn kill(&mut self);
+    fn kill(&mut self) {
+        self.process_mut().kill();
+    }
 }
 
 /// At most 80 characters of an engine's output, for messages.

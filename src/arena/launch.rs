@@ -4,6 +4,7 @@ use super::client::Client;
 use super::engine::EngineFailure;
 use super::gtp_client::GtpClient;
 use super::nboard_client::NboardClient;
+use super::ugi_client::UgiClient;
 use super::{EngineSpec, Protocol};
 use std::time::Duration;
 
@@ -16,5 +17,6 @@ pub fn start(
     match spec.protocol {
         Protocol::Gtp => Ok(Box::new(GtpClient::start(spec, response_timeout)?)),
         Protocol::Nboard => Ok(Box::new(NboardClient::start(spec, response_timeout)?)),
+        Protocol::Ugi => Ok(Box::new(UgiClient::start(spec, response_timeout)?)),
     }
 }

@@ -1,10 +1,11 @@
 //! The match runner: engine-vs-engine matches and round robins, refereed.
 //!
-//! The arena talks to engines only through their protocols (GTP or NBoard), as any outside
+//! The arena talks to engines only through their protocols (GTP, NBoard or UGI), as any outside
 //! referee would, so it can referee Outflank against anything:
 //!
 //! - [`engine`]: an engine process, line I/O with deadlines, crash detection, kill;
-//! - [`gtp_client`] and [`nboard_client`]: the two protocols behind one [`client::Client`];
+//! - [`gtp_client`], [`nboard_client`] and [`ugi_client`]: the three protocols behind one
+//!   [`client::Client`];
 //! - [`referee`]: one game, with the referee's own board, clocks and adjudication;
 //! - [`stats`]: scores, Elo with a 95% interval, SPRT;
 //! - [`resume`]: the match's GGF file read back, so that a stopped match goes on where it
@@ -21,6 +22,7 @@ pub mod nboard_client;
 pub mod referee;
 pub mod resume;
 pub mod stats;
+pub mod ugi_client;
 
 use std::collections::{HashSet, VecDeque};
 use std::fmt;
@@ -48,6 +50,8 @@ pub enum Protocol {
     Gtp,
     /// The NBoard protocol, version 2 (`set game`, `go`).
     Nboard,
+    /// UGI, the Universal Game Interface (`position`, `go`, `bestmove`).
+    Ugi,
 }
 
 impl fmt::Display for Protocol {
@@ -55,6 +59,7 @@ impl fmt::Display for Protocol {
         f.write_str(match self {
             Protocol::Gtp => "gtp",
             Protocol::Nboard => "nboard",
+            Protocol::Ugi => "ugi",
         })
     }
 }
@@ -79,8 +84,8 @@ pub struct EngineSpec {
 impl EngineSpec {
     /// Reads `name=A,proto=gtp,cmd=gtp-rhino -l 5`: comma-separated `key=value` pairs.
     ///
-    /// Keys: `name` (default: the program's file name), `proto` (`gtp` or `nboard`, default
-    /// `gtp`), `dir` (working directory), `depth` (NBoard only), `implicit-pass` (alone or
+    /// Keys: `name` (default: the program's file name), `proto` (`gtp`, `nboard` or `ugi`,
+    /// default `gtp`), `dir` (working directory), `depth` (NBoard and UGI), `implicit-pass` (alone or
     /// `=yes`/`=no`), `tc` (this engine's own clock, `60`, `60+1` or `none`, overriding the
     /// match's), and `cmd`, which must come last: its value is the rest of the text,
     /// commas included, split into words as a shell would (quotes and backslashes).
@@ -118,7 +123,10 @@ impl EngineSpec {
                     protocol = match value.to_ascii_lowercase().as_str() {
                         "gtp" => Protocol::Gtp,
                         "nboard" => Protocol::Nboard,
-                        _ => return Err(format!("unknown protocol {value:?} (gtp or nboard)")),
+                        "ugi" => Protocol::Ugi,
+                        _ => {
+                            return Err(format!("unknown protocol {value:?} (gtp, nboard or ugi)"));
+                        }
                     }
                 }
                 "dir" => dir = Some(value.into()),
@@ -331,7 +339,7 @@ impl MatchConfig {
             }
             if e.depth.is_some() && e.protocol == Protocol::Gtp {
                 bail!(
-                    "engine {}: a fixed depth needs the NBoard protocol (GTP has no depth command)",
+                    "engine {}: a fixed depth needs the NBoard or UGI protocol (GTP has no depth command)",
                     e.name
                 );
             }

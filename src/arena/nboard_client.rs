@@ -171,17 +171,12 @@ impl Client for NboardClient {
         }
     }
 
-    fn is_dead(&self) -> bool {
-        self.process.is_dead()
+    fn process(&self) -> &EngineProcess {
+        &self.process
     }
 
-    fn shutdown(&mut self) {
-        self.process
-            .shutdown(Some("quit"), Duration::from_millis(500));
-    }
-
-    fn kill(&mut self) {
-        self.process.kill();
+    fn process_mut(&mut self) -> &mut EngineProcess {
+        &mut self.process
     }
 }
 

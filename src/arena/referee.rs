@@ -457,6 +457,7 @@ pub fn play_game(spec: &GameSpec, seats: [Seat<'_>; 2], stop: &AtomicBool) -> Ga
             moves: &moves,
             color,
             remaining: remaining[i],
+            other_remaining: remaining[1 - i],
             deadline: Instant::now() + allowed,
         };
         let reply = match clients[i].genmove(&req) {

@@ -61,6 +61,17 @@ impl FrontendArgs {
         Ok(())
     }
 
+    /// Runs a protocol front-end on stdin and stdout with these options (after loading
+    /// `--eval-file`), until it quits; exit status 0.
+    pub fn serve(
+        &self,
+        run: fn(Options, std::io::Stdin, std::io::Stdout) -> std::io::Result<()>,
+    ) -> anyhow::Result<i32> {
+        self.load_eval()?;
+        run(self.options()?, std::io::stdin(), std::io::stdout())?;
+        Ok(0)
+    }
+
     /// The protocol options these arguments describe; fails when `--book-file` names a
     /// file that is not a valid book, or with `--book-new` a file that exists. A file not
     /// there yet starts as the shipped book (as an empty one with `--book-new`), and
@@ -128,7 +139,5 @@ pub struct Args {
 
 /// Runs `outflank gtp` until `quit` or the end of stdin.
 pub fn run(a: Args) -> anyhow::Result<i32> {
-    a.engine.load_eval()?;
-    protocol::gtp::run(a.engine.options()?, std::io::stdin(), std::io::stdout())?;
-    Ok(0)
+    a.engine.serve(protocol::gtp::run)
 }

@@ -26,7 +26,7 @@ use crate::arena::{
     --openings xot-small.txt --games 10 --tc 60+1 --concurrency 2 --ggf games.ggf")]
 pub struct Args {
     /// An engine, as comma-separated key=value pairs with cmd last:
-    /// `name=A,proto=gtp|nboard[,depth=D][,tc=SECS[+INC]|none][,implicit-pass][,dir=DIR],cmd=PROGRAM ARGS...`.
+    /// `name=A,proto=gtp|nboard|ugi[,depth=D][,tc=SECS[+INC]|none][,implicit-pass][,dir=DIR],cmd=PROGRAM ARGS...`.
     /// Two engines play a match, more a round robin.
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     pub engines: Vec<String>,
@@ -41,7 +41,8 @@ pub struct Args {
     /// `60+1`, `0.5+0.1`). Untimed by default.
     #[arg(long, value_name = "SECS[+INC]")]
     pub tc: Option<String>,
-    /// A fixed midgame depth for an NBoard engine (`set depth`); repeat for several engines.
+    /// A fixed midgame depth for an NBoard engine (`set depth`) or a UGI one (`go depth`);
+    /// repeat for several engines.
     #[arg(long = "depth", value_name = "NAME=D")]
     pub depths: Vec<String>,
     /// Send this GTP engine no explicit `play C pass` (gtp-rhino needs that); repeatable.

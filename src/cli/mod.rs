@@ -15,6 +15,7 @@ pub mod shards;
 pub mod show;
 pub mod solve;
 pub mod train;
+pub mod ugi;
 
 use clap::{Parser, Subcommand};
 
@@ -43,12 +44,15 @@ pub enum Command {
     Analyze(analyze::Args),
     /// Run the fixed benchmark workload (FFO #20-#39 and midgame searches).
     Bench(bench::Args),
-    /// Referee engine-vs-engine matches and round robins over GTP or NBoard.
+    /// Referee engine-vs-engine matches and round robins over GTP, NBoard or UGI.
     Match(matchcmd::Args),
     /// Play over GTP on stdin/stdout (Quarry, GoGui, match scripts).
     Gtp(gtp::Args),
     /// Speak the NBoard protocol (version 2) on stdin/stdout, for the NBoard GUI.
     Nboard(nboard::Args),
+    /// Speak UGI (the Universal Game Interface) on stdin/stdout, for tournament managers
+    /// such as cutegames.
+    Ugi(ugi::Args),
     /// Play on GGS, the Generic Game Server (its Othello service /os), as a bot.
     Ggs(ggs::Args),
     /// Play a game in the terminal: you against the engine (or two people, or the engine
@@ -74,6 +78,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Match(a) => matchcmd::run(a),
         Command::Gtp(a) => gtp::run(a),
         Command::Nboard(a) => nboard::run(a),
+        Command::Ugi(a) => ugi::run(a),
         Command::Play(a) => play::run(a),
         Command::Ggs(a) => ggs::run(a),
         Command::Train(a) => train::run(a),

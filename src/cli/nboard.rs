@@ -14,7 +14,5 @@ pub struct Args {
 
 /// Runs `outflank nboard` until `quit` or the end of stdin.
 pub fn run(a: Args) -> anyhow::Result<i32> {
-    a.engine.load_eval()?;
-    protocol::nboard::run(a.engine.options()?, std::io::stdin(), std::io::stdout())?;
-    Ok(0)
+    a.engine.serve(protocol::nboard::run)
 }

@@ -24,7 +24,7 @@ use crate::board::{Board, Color, Move, MoveError, Position, Square};
 use crate::book::{BookMove, Builder};
 use crate::game::Game;
 use crate::rng::{Rng, random_seed};
-use crate::search::{Engine, EngineConfig, Info, Limits, single_reply};
+use crate::search::{Engine, EngineConfig, Info, Limits, MovePlan, single_reply};
 use std::time::{Duration, Instant};
 
 /// Who played a move of the game.
@@ -82,6 +82,20 @@ pub enum Answer {
     /// A search runs; its result comes to the front-end's `done`, which hands it to
     /// [`Controller::searched`].
     Searching,
+}
+
+/// How long a move request may search ([`Controller::choose_within`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MoveBudget {
+    /// The options' level, depth and time per move, within the mover's clock.
+    Options,
+    /// This plan instead of the options' (a protocol's depth or time for one move), within
+    /// the mover's clock.
+    Plan(MovePlan),
+    /// About this many nodes, deeper and deeper; no clock.
+    Nodes(u64),
+    /// Deeper and deeper until stopped (or solved); no clock.
+    Infinite,
 }
 
 /// Why a move request has no answer.
@@ -308,6 +322,17 @@ impl Controller {
     /// the front-end's `done` to [`Controller::searched`]. Nothing is played: the front-end
     /// plays the choice with [`Controller::commit`], or not (GTP's `reg_genmove`).
     pub fn choose(&mut self, color: Color, session: &mut Session) -> Result<Answer, Refusal> {
+        self.choose_within(color, MoveBudget::Options, session)
+    }
+
+    /// [`Controller::choose`] with a search budget of the request's own (UGI's `go depth`,
+    /// `go nodes`, `go infinite`) instead of the options'.
+    pub fn choose_within(
+        &mut self,
+        color: Color,
+        budget: MoveBudget,
+        session: &mut Session,
+    ) -> Result<Answer, Refusal> {
         let asked = Instant::now();
         let pos = self.game.position();
         if pos.board.is_game_over() {
@@ -337,14 +362,17 @@ impl Controller {
             log::info!("{color}: book move {} ({:+})", m.mv, m.score);
             return now(m.mv, Some(m.score), Source::Book(m));
         }
-        let limits = if single.is_some() {
-            forced_move_limits()
-        } else {
-            self.options.plan.limits(
-                &board,
-                self.clock.for_search(color).as_ref(),
-                self.options.threads,
-            )
+        let clock = self.clock.for_search(color);
+        let threads = self.options.threads;
+        let limits = match budget {
+            _ if single.is_some() => forced_move_limits(),
+            MoveBudget::Options => self.options.plan.limits(&board, clock.as_ref(), threads),
+            MoveBudget::Plan(plan) => plan.limits(&board, clock.as_ref(), threads),
+            MoveBudget::Nodes(n) => Limits {
+                nodes: Some(n.max(1)),
+                ..Limits::default()
+            },
+            MoveBudget::Infinite => Limits::default(),
         };
         log::debug!("{color} to move: {limits:?}");
         self.pending = Some(Pending {

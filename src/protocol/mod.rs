@@ -1,5 +1,5 @@
 //! The text front-ends over stdin/stdout: the protocols GUIs and referees use to drive the
-//! engine, [`gtp`] and [`nboard`], and the [`terminal`] game a person plays by typing moves.
+//! engine, [`gtp`], [`nboard`] and [`ugi`] (tournament managers), and the [`terminal`] game a person plays by typing moves.
 //! Each parses a line into a command enum first and then translates it into calls on the
 //! one [`Controller`](crate::controller::Controller); they contain no game logic and no
 //! search code.
@@ -14,6 +14,7 @@ pub mod ggs;
 pub mod gtp;
 pub mod nboard;
 pub mod terminal;
+pub mod ugi;
 
 use crate::controller::{Event, Frontend, Input};
 use crate::search::EngineConfig;

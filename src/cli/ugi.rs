@@ -1,0 +1,18 @@
+//! `outflank ugi`: UGI on stdin/stdout, for tournament managers (cutegames).
+
+use super::gtp::FrontendArgs;
+use crate::protocol;
+use clap::Args as ClapArgs;
+
+/// Arguments of `outflank ugi`.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Engine options (the manager's `setoption` changes threads, hash, book, level, depth).
+    #[command(flatten)]
+    pub engine: FrontendArgs,
+}
+
+/// Runs `outflank ugi` until `quit` or the end of stdin.
+pub fn run(a: Args) -> anyhow::Result<i32> {
+    a.engine.serve(protocol::ugi::run)
+}

@@ -13,7 +13,7 @@ use super::client::{Client, EngineMove, GameSetup, MoveRequest, Reply, shorten};
 use super::engine::{EngineFailure, EngineProcess};
 use super::{EngineSpec, TimeControl};
 use crate::board::{Color, Move, Position};
-use crate::notation::fen;
+use crate::notation::{fen, parse_ugi_move, ugi_move};
 
 /// A UGI engine process.
 pub struct UgiClient {
@@ -24,22 +24,10 @@ pub struct UgiClient {
     tc: Option<TimeControl>,
 }
 
-/// A move as UGI writes it: `f5`, `0000` for a pass.
-fn ugi_move(mv: Move) -> String {
-    match mv {
-        Move::Play(sq) => sq.name(),
-        Move::Pass => "0000".to_string(),
-    }
-}
-
 /// Reads `bestmove MOVE`: exactly two words, a square or `0000`.
 fn parse_bestmove(line: &str) -> Option<Move> {
     match line.split_whitespace().collect::<Vec<_>>()[..] {
-        ["bestmove", "0000"] => Some(Move::Pass),
-        ["bestmove", mv] => match mv.parse::<Move>() {
-            Ok(Move::Play(sq)) => Some(Move::Play(sq)),
-            _ => None,
-        },
+        ["bestmove", mv] => parse_ugi_move(mv),
         _ => None,
     }
 }
@@ -190,6 +178,5 @@ mod tests {
         );
         assert_eq!(info_score("info depth 6 nodes 10"), None);
         assert_eq!(info_score("bestmove f5"), None);
-        assert_eq!(ugi_move(Move::Pass), "0000");
     }
 }

@@ -4,8 +4,9 @@
 //! in one line what is wrong:
 //!
 //! - [`board_string`](mod@board_string): 64 squares and the side to move (Edax, Egaroucid, FFO).
-//! - [`fen`](mod@fen): UGI's Othello FEN, `8/8/8/3ox3/3xo3/8/8/8 x` (row 1 first).
 //! - [`transcript`](mod@transcript): moves concatenated, `f5d6c3...`, with an optional `BOARD;` prefix.
+//! - [`ugi`](mod@ugi): UGI's Othello FEN, `8/8/8/3ox3/3xo3/8/8/8 x` (row 1 first), and its
+//!   moves (`0000` a pass).
 //! - [`obf`]: FFO test lines, `BOARD SIDE; MOVE:SCORE; ...`.
 //! - [`ggf`]: the game format of GGS and NBoard, `(;GM[Othello]...;)`.
 //! - [`wthor`]: the French federation's binary game database (`.wtb`, `WTHOR.JOU`,
@@ -18,10 +19,10 @@
 #![warn(missing_docs)]
 
 pub mod board_string;
-pub mod fen;
 pub mod ggf;
 pub mod obf;
 pub mod transcript;
+pub mod ugi;
 pub mod wthor;
 
 use std::fmt;
@@ -31,11 +32,11 @@ use crate::game::Game;
 
 pub(crate) use board_string::square_char;
 pub use board_string::{BoardStringError, board_string, parse_board_string};
-pub use fen::{FenError, fen, parse_fen};
 pub use ggf::{Clock, GgfError, GgfGame, GgfMove, parse_ggf, parse_ggf_games};
 pub(crate) use ggf::{parse_duration, split_move_value};
 pub use obf::{ObfEntry, ObfError, obf_line, parse_obf, parse_obf_line, write_obf};
 pub use transcript::{TranscriptError, move_list, parse_transcript, transcript};
+pub use ugi::{FenError, fen, parse_fen, parse_ugi_move, ugi_move};
 pub use wthor::{
     WthorError, WthorFile, WthorGame, WthorHeader, parse_jou, parse_trn, parse_wtb, write_wtb,
 };

@@ -24,7 +24,7 @@ use crate::controller::{
     Session, TimeControl,
 };
 use crate::game::Game;
-use crate::notation::{fen, parse_fen};
+use crate::notation::{fen, parse_fen, parse_ugi_move, ugi_move};
 use crate::search::{Info, MovePlan};
 use std::io::{self, Read, Write};
 use std::time::Duration;
@@ -93,25 +93,9 @@ pub enum Command {
 }
 
 /// Reads a move of a move list: a square, or `0000` for a pass.
-pub fn parse_move(s: &str) -> Result<Move, String> {
-    if s == "0000" {
-        return Ok(Move::Pass);
-    }
-    match s.parse::<Move>() {
-        Ok(Move::Play(sq)) => Ok(Move::Play(sq)),
-        _ => Err(format!(
-            "{:?} is not a move (a square like f5, or 0000)",
-            short(s)
-        )),
-    }
-}
-
-/// A move as UGI writes it: `f5`, or `0000` for a pass.
-pub fn move_text(mv: Move) -> String {
-    match mv {
-        Move::Play(sq) => sq.name(),
-        Move::Pass => "0000".to_string(),
-    }
+fn parse_move(s: &str) -> Result<Move, String> {
+    parse_ugi_move(s)
+        .ok_or_else(|| format!("{:?} is not a move (a square like f5, or 0000)", short(s)))
 }
 
 /// At most 40 characters of `s`, for messages.
@@ -339,7 +323,7 @@ impl Ugi {
 
     fn bestmove(&mut self, mv: Move, session: &mut Session) -> io::Result<()> {
         self.waiting = Waiting::Nothing;
-        session.line(&format!("bestmove {}", move_text(mv)))
+        session.line(&format!("bestmove {}", ugi_move(mv)))
     }
 
     fn handshake(&mut self, session: &mut Session) -> io::Result<()> {
@@ -374,7 +358,7 @@ impl Ugi {
         let mut game = Game::new(start);
         for (i, &mv) in moves.iter().enumerate() {
             if let Err(e) = game.play(mv) {
-                let text = move_text(mv);
+                let text = ugi_move(mv);
                 self.complain(&format!(
                     "position: move {} ({text}) is illegal: {e}; the position is unchanged",
                     i + 1
@@ -524,7 +508,7 @@ impl Frontend for Ugi {
         let Some(best) = info.best() else {
             return Ok(());
         };
-        let pv: Vec<String> = best.pv.iter().map(|&m| move_text(m)).collect();
+        let pv: Vec<String> = best.pv.iter().map(|&m| ugi_move(m)).collect();
         session.line(&format!(
             "info depth {} score cp {} nodes {} time {} nps {:.0} pv {}",
             info.depth,
@@ -629,13 +613,5 @@ mod tests {
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn moves_and_passes_as_text() {
-        assert_eq!(move_text(Move::Pass), "0000");
-        assert_eq!(move_text("f5".parse().unwrap()), "f5");
-        assert_eq!(parse_move("0000"), Ok(Move::Pass));
-        assert!(parse_move("pass").is_err());
     }
 }

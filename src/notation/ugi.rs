@@ -1,15 +1,37 @@
-//! The Othello FEN of UGI (`../shared/docs/protocols.md`): eight rows separated by `/`, **row 1
-//! (a1..h1) first**, files a to h within a row, `x` black, `o` white, a digit 1-8 for a run of
-//! empty squares; then one space and the side to move, `x` or `o`. The start position is
-//! `8/8/8/3ox3/3xo3/8/8/8 x`.
+//! The texts of UGI (`../shared/docs/protocols.md`): its Othello FEN and its moves.
 //!
-//! The side to move is read from the FEN, never from the disc count. Upper-case letters are
-//! read too; the writer writes lower case.
+//! The FEN: eight rows separated by `/`, **row 1 (a1..h1) first**, files a to h within a row,
+//! `x` black, `o` white, a digit 1-8 for a run of empty squares; then one space and the side
+//! to move, `x` or `o`. The start position is `8/8/8/3ox3/3xo3/8/8/8 x`. The side to move is
+//! read from the FEN, never from the disc count. Upper-case letters are read too; the writer
+//! writes lower case.
+//!
+//! A move: a square in lower case (`f5`), or `0000` for a pass.
 
 use std::fmt;
 
 use super::{ImpossibleBoard, check_plausible};
-use crate::board::{Color, Position, Square};
+use crate::board::{Color, Move, Position, Square};
+
+/// A move as UGI writes it: `f5`, or `0000` for a pass.
+pub fn ugi_move(mv: Move) -> String {
+    match mv {
+        Move::Play(sq) => sq.name(),
+        Move::Pass => "0000".to_string(),
+    }
+}
+
+/// Reads a UGI move: a square (either case), or `0000` for a pass; `None` for anything else
+/// (`pass` included: UGI has one word for it).
+pub fn parse_ugi_move(s: &str) -> Option<Move> {
+    if s == "0000" {
+        return Some(Move::Pass);
+    }
+    match s.parse::<Move>() {
+        Ok(Move::Play(sq)) => Some(Move::Play(sq)),
+        _ => None,
+    }
+}
 
 /// Why a FEN cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -136,7 +158,16 @@ pub fn fen(pos: &Position) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Move;
+
+    #[test]
+    fn moves() {
+        assert_eq!(ugi_move(Move::Pass), "0000");
+        assert_eq!(ugi_move("f5".parse().unwrap()), "f5");
+        assert_eq!(parse_ugi_move("0000"), Some(Move::Pass));
+        assert_eq!(parse_ugi_move("F5"), "f5".parse().ok());
+        assert_eq!(parse_ugi_move("pass"), None);
+        assert_eq!(parse_ugi_move("z9"), None);
+    }
 
     #[test]
     fn start_position() {

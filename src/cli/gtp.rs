@@ -2,7 +2,7 @@
 //! the engine options both protocol front-ends take.
 
 use super::common::EngineArgs;
-use crate::controller::Options;
+use crate::controller::{OPTIONS, Options};
 use crate::protocol;
 use crate::search::{Level, MovePlan};
 use clap::Args as ClapArgs;
@@ -44,11 +44,16 @@ pub struct FrontendArgs {
     pub book_randomness: i32,
 }
 
+/// Reads `--time` as the options' table reads `time` (the same range; `none` is the
+/// option left out).
 fn parse_seconds(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 && v < 1e7 => Ok(v),
-        _ => Err(format!("{s:?} is not a positive number of seconds")),
-    }
+    let spec = OPTIONS
+        .iter()
+        .find(|o| o.key == "time")
+        .expect("a time option");
+    spec.kind.check("time", s)?;
+    s.parse::<f64>()
+        .map_err(|_| format!("{s:?} is not a number of seconds"))
 }
 
 impl FrontendArgs {

@@ -17,7 +17,7 @@ pub mod options;
 pub mod session;
 
 pub use clock::{GameClock, TimeControl};
-pub use options::Options;
+pub use options::{OPTIONS, OptionKind, OptionSpec, Options};
 pub use session::{Event, Flow, Frontend, Input, Interrupt, Session, Worker, events, run};
 
 use crate::board::{Board, Color, Move, MoveError, Position, Square};

@@ -11,6 +11,151 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// What values an engine option takes ([`OPTIONS`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum OptionKind {
+    /// A whole number in a range.
+    Number {
+        /// The smallest.
+        min: u32,
+        /// The largest.
+        max: u32,
+    },
+    /// A whole number in a range, or `none` (also `off`).
+    NumberOrNone {
+        /// The smallest.
+        min: u32,
+        /// The largest.
+        max: u32,
+    },
+    /// Seconds in a range, or `none` (also `off`).
+    SecondsOrNone {
+        /// The smallest.
+        min: f64,
+        /// The largest.
+        max: f64,
+    },
+    /// On or off (`on`/`off`, `true`/`false`, `1`/`0`).
+    Switch,
+}
+
+/// A value read for an option.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Value {
+    Number(u32),
+    NumberOrNone(Option<u32>),
+    Seconds(Option<f64>),
+    Switch(bool),
+}
+
+impl Value {
+    fn number(self) -> Option<u32> {
+        match self {
+            Value::Number(n) => Some(n),
+            Value::NumberOrNone(n) => n,
+            _ => None,
+        }
+    }
+}
+
+impl OptionKind {
+    /// Reads `value` for option `key`; the error says what the option wants.
+    fn read(self, key: &str, value: &str) -> Result<Value, String> {
+        let none = value.eq_ignore_ascii_case("none") || value.eq_ignore_ascii_case("off");
+        let whole = |min: u32, max: u32| {
+            value
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (min..=max).contains(n))
+                .ok_or_else(|| {
+                    format!("{key} wants a whole number from {min} to {max}, not {value:?}")
+                })
+        };
+        match self {
+            OptionKind::Number { min, max } => whole(min, max).map(Value::Number),
+            OptionKind::NumberOrNone { .. } if none => Ok(Value::NumberOrNone(None)),
+            OptionKind::NumberOrNone { min, max } => {
+                whole(min, max).map(|n| Value::NumberOrNone(Some(n)))
+            }
+            OptionKind::SecondsOrNone { .. } if none => Ok(Value::Seconds(None)),
+            OptionKind::SecondsOrNone { min, max } => value
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && (min..max).contains(s))
+                .map(|s| Value::Seconds(Some(s)))
+                .ok_or_else(|| format!("{key} wants seconds from {min} to {max:e}, not {value:?}")),
+            OptionKind::Switch => match value.to_ascii_lowercase().as_str() {
+                "on" | "1" | "true" => Ok(Value::Switch(true)),
+                "off" | "0" | "false" => Ok(Value::Switch(false)),
+                _ => Err(format!("{key} wants on or off, not {value:?}")),
+            },
+        }
+    }
+
+    /// Checks a value without setting anything (the command line reads its options so).
+    pub fn check(self, key: &str, value: &str) -> Result<(), String> {
+        self.read(key, value).map(|_| ())
+    }
+}
+
+/// One engine option: the name every front-end sets it by, its title where a protocol
+/// capitalises names (UGI's `option name Threads`), and its values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OptionSpec {
+    /// The name of `outflank-set`, `set` and [`Options::set`].
+    pub key: &'static str,
+    /// The name as UGI lists it.
+    pub title: &'static str,
+    /// Its values.
+    pub kind: OptionKind,
+}
+
+/// The engine options every front-end sets, listed once: [`Options::set`] reads them by this
+/// table, UGI lists it, GTP's `outflank-set` and the terminal game's `set` describe it.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        key: "threads",
+        title: "Threads",
+        kind: OptionKind::Number { min: 1, max: 256 },
+    },
+    OptionSpec {
+        key: "hash",
+        title: "Hash",
+        kind: OptionKind::Number {
+            min: 1,
+            max: 1 << 20,
+        },
+    },
+    OptionSpec {
+        key: "level",
+        title: "Level",
+        kind: OptionKind::NumberOrNone { min: 1, max: 60 },
+    },
+    OptionSpec {
+        key: "depth",
+        title: "Depth",
+        kind: OptionKind::NumberOrNone { min: 1, max: 60 },
+    },
+    OptionSpec {
+        key: "time",
+        title: "MoveTime",
+        kind: OptionKind::SecondsOrNone {
+            min: 0.001,
+            max: 1e7,
+        },
+    },
+    OptionSpec {
+        key: "book",
+        title: "OwnBook",
+        kind: OptionKind::Switch,
+    },
+    OptionSpec {
+        key: "book-randomness",
+        title: "BookRandomness",
+        kind: OptionKind::Number { min: 0, max: 64 },
+    },
+];
+
 /// Engine settings shared by both protocols, from the command line (and, where the protocol
 /// allows it, changed at run time).
 #[derive(Clone, Debug, PartialEq)]
@@ -99,29 +244,24 @@ impl Options {
         limits
     }
 
-    /// Sets one option by name, as GTP's `outflank-set` and the terminal game's `set` take
-    /// them: `threads`, `hash` (MB), `level`, `depth`, `time` (seconds per move; `level`,
-    /// `depth` and `time` also take `none`), `book` (on/off), `book-randomness` (discs).
-    /// Threads and hash size reach the engine through `session`. On error nothing changes.
+    /// Sets one option by name ([`OPTIONS`]: `threads`, `hash` (MB), `level`, `depth`,
+    /// `time` (seconds per move; `level`, `depth` and `time` also take `none`), `book`
+    /// (on/off), `book-randomness` (discs)), as GTP's `outflank-set`, the terminal game's
+    /// `set` and UGI's `setoption` take them. Threads and hash size reach the engine through
+    /// `session`. On error nothing changes.
     pub fn set(&mut self, key: &str, value: &str, session: &Session) -> Result<(), String> {
-        let none = value.eq_ignore_ascii_case("none") || value.eq_ignore_ascii_case("off");
-        let number = |low: u32, high: u32| -> Result<u32, String> {
-            value
-                .parse::<u32>()
-                .ok()
-                .filter(|n| (low..=high).contains(n))
-                .ok_or_else(|| {
-                    format!("{key} wants a whole number from {low} to {high}, not {value:?}")
-                })
-        };
-        match key {
-            "threads" => {
-                let t = number(1, 256)? as usize;
+        let spec = OPTIONS
+            .iter()
+            .find(|o| o.key == key)
+            .ok_or_else(|| format!("unknown option {key:?}"))?;
+        match (key, spec.kind.read(key, value)?) {
+            ("threads", Value::Number(t)) => {
+                let t = t as usize;
                 self.threads = t;
                 session.configure(move |e| e.set_threads(t));
             }
-            "hash" => {
-                let mb = number(1, 1 << 20)? as usize;
+            ("hash", Value::Number(mb)) => {
+                let mb = mb as usize;
                 if mb == self.hash_mb {
                     // The table there is kept (with what it holds): no new one to map.
                     return Ok(());
@@ -131,65 +271,47 @@ impl Options {
                 self.hash_mb = mb;
                 session.configure(move |e| e.set_table(table));
             }
-            "level" => {
-                self.plan.level = if none {
-                    None
-                } else {
-                    Some(Level::new(number(1, 60)?))
-                }
-            }
-            "depth" => self.plan.depth = if none { None } else { Some(number(1, 60)?) },
-            "time" => {
-                self.plan.move_time = if none {
-                    None
-                } else {
-                    let s: f64 = value
-                        .parse()
-                        .ok()
-                        .filter(|s: &f64| s.is_finite() && *s >= 0.001 && *s < 1e7)
-                        .ok_or_else(|| {
-                            format!("time wants seconds from 0.001 to 1e7, not {value:?}")
-                        })?;
-                    Some(Duration::from_secs_f64(s))
-                }
-            }
-            "book" => {
-                self.book = match value.to_ascii_lowercase().as_str() {
-                    "on" | "1" | "true" => true,
-                    "off" | "0" | "false" => false,
-                    _ => return Err(format!("book wants on or off, not {value:?}")),
-                }
-            }
-            "book-randomness" => {
-                self.book_randomness = value
-                    .parse::<i32>()
-                    .ok()
-                    .filter(|d| (0..=64).contains(d))
-                    .ok_or_else(|| {
-                    format!("book-randomness wants 0-64 discs, not {value:?}")
-                })?;
-            }
-            _ => return Err(format!("unknown option {key:?}")),
+            ("level", v) => self.plan.level = v.number().map(Level::new),
+            ("depth", v) => self.plan.depth = v.number(),
+            ("time", Value::Seconds(s)) => self.plan.move_time = s.map(Duration::from_secs_f64),
+            ("book", Value::Switch(on)) => self.book = on,
+            ("book-randomness", Value::Number(d)) => self.book_randomness = d as i32,
+            _ => unreachable!("OPTIONS and Options::set disagree on {key}"),
         }
         Ok(())
     }
 
+    /// The value of option `key` ([`OPTIONS`]) as text, `none` when unset.
+    pub fn get(&self, key: &str) -> String {
+        let opt = |v: Option<String>| v.unwrap_or_else(|| "none".to_string());
+        match key {
+            "threads" => self.threads.to_string(),
+            "hash" => self.hash_mb.to_string(),
+            "level" => opt(self.plan.level.map(|l| l.to_string())),
+            "depth" => opt(self.plan.depth.map(|d| d.to_string())),
+            "time" => opt(self.plan.move_time.map(|t| t.as_secs_f64().to_string())),
+            "book" => if self.book { "on" } else { "off" }.to_string(),
+            "book-randomness" => self.book_randomness.to_string(),
+            _ => String::new(),
+        }
+    }
+
     /// The options [`Options::set`] takes, with their values, one `KEY VALUE` a line.
     pub fn describe(&self) -> String {
-        let opt = |v: Option<String>| v.unwrap_or_else(|| "none".to_string());
-        format!(
-            "threads {}\nhash {}\nlevel {}\ndepth {}\ntime {}\nbook {}\nbook-randomness {}",
-            self.threads,
-            self.hash_mb,
-            self.plan.level.map_or_else(
-                || format!("none ({} without a clock, depth or time)", Level::DEFAULT),
-                |l| l.to_string()
-            ),
-            opt(self.plan.depth.map(|d| d.to_string())),
-            opt(self.plan.move_time.map(|t| t.as_secs_f64().to_string())),
-            if self.book { "on" } else { "off" },
-            self.book_randomness,
-        )
+        OPTIONS
+            .iter()
+            .map(|o| {
+                let value = self.get(o.key);
+                match o.key {
+                    "level" if self.plan.level.is_none() => format!(
+                        "level none ({} without a clock, depth or time)",
+                        Level::DEFAULT
+                    ),
+                    key => format!("{key} {value}"),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     /// The engine settings part.

@@ -20,8 +20,8 @@
 use super::{MAX_LINE, NAME, VERSION};
 use crate::board::{ByColor, Color, Move, Position};
 use crate::controller::{
-    Answer, Choice, Controller, Flow, Frontend, GameClock, Input, Interrupt, MoveBudget, Options,
-    Session, TimeControl,
+    Answer, Choice, Controller, Flow, Frontend, GameClock, Input, Interrupt, MoveBudget, OPTIONS,
+    OptionKind, OptionSpec, Options, Session, TimeControl,
 };
 use crate::game::Game;
 use crate::notation::{fen, parse_fen, parse_ugi_move, ugi_move};
@@ -230,56 +230,21 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
     Ok(Some(command))
 }
 
-/// An engine option as UGI lists it, and the name [`Options::set`] knows it by.
-struct UgiOption {
-    /// The name in `option name ...` (matched without case).
-    name: &'static str,
-    /// The key of [`Options::set`].
-    key: &'static str,
-    /// `type ... default ... [min ... max ...]`, given the options.
-    describe: fn(&Options) -> String,
+/// An engine option's `option name ...` line: numbers as spins (0 for none where an option
+/// can be unset), switches as checks, seconds as a string.
+fn option_line(o: &OptionSpec, options: &Options) -> String {
+    let value = options.get(o.key);
+    let kind = match o.kind {
+        OptionKind::Number { min, max } => format!("type spin default {value} min {min} max {max}"),
+        OptionKind::NumberOrNone { max, .. } => {
+            let v = if value == "none" { "0" } else { &value };
+            format!("type spin default {v} min 0 max {max}")
+        }
+        OptionKind::SecondsOrNone { .. } => format!("type string default {value}"),
+        OptionKind::Switch => format!("type check default {}", value == "on"),
+    };
+    format!("option name {} {kind}", o.title)
 }
-
-/// The options UGI offers: the engine options of the other front-ends. For level and depth,
-/// 0 means none.
-const UGI_OPTIONS: &[UgiOption] = &[
-    UgiOption {
-        name: "Threads",
-        key: "threads",
-        describe: |o| format!("type spin default {} min 1 max 256", o.threads),
-    },
-    UgiOption {
-        name: "Hash",
-        key: "hash",
-        describe: |o| format!("type spin default {} min 1 max 1048576", o.hash_mb),
-    },
-    UgiOption {
-        name: "OwnBook",
-        key: "book",
-        describe: |o| format!("type check default {}", o.book),
-    },
-    UgiOption {
-        name: "BookRandomness",
-        key: "book-randomness",
-        describe: |o| format!("type spin default {} min 0 max 64", o.book_randomness),
-    },
-    UgiOption {
-        name: "Level",
-        key: "level",
-        describe: |o| {
-            let l = o.plan.level.map_or(0, |l| u32::from(l.value()));
-            format!("type spin default {l} min 0 max 60")
-        },
-    },
-    UgiOption {
-        name: "Depth",
-        key: "depth",
-        describe: |o| {
-            let d = o.plan.depth.unwrap_or(0);
-            format!("type spin default {d} min 0 max 60")
-        },
-    },
-];
 
 /// A `bestmove` that waits for `stop` (`go infinite` must not answer before it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -329,28 +294,25 @@ impl Ugi {
     fn handshake(&mut self, session: &mut Session) -> io::Result<()> {
         session.line(&format!("id name {NAME} {VERSION}"))?;
         session.line("id author the Outflank developers")?;
-        for o in UGI_OPTIONS {
-            let text = (o.describe)(self.ctl.options());
-            session.line(&format!("option name {} {text}", o.name))?;
+        for o in OPTIONS {
+            session.line(&option_line(o, self.ctl.options()))?;
         }
         session.line("ugiok")
     }
 
     fn set_option(&mut self, name: &str, value: &str, session: &mut Session) {
-        let Some(o) = UGI_OPTIONS
-            .iter()
-            .find(|o| o.name.eq_ignore_ascii_case(name))
-        else {
+        let named = |o: &&OptionSpec| o.title.eq_ignore_ascii_case(name) || o.key == name;
+        let Some(o) = OPTIONS.iter().find(named) else {
             // Managers send their own settings (`hash`, `threads`, ...) whether listed or not.
             log::debug!("setoption {name:?}: not an option of this engine; ignored");
             return;
         };
-        let value = match (o.key, value) {
-            ("level" | "depth", "0") => "none",
+        let value = match (o.kind, value) {
+            (OptionKind::NumberOrNone { .. }, "0") => "none",
             (_, v) => v,
         };
         if let Err(e) = self.ctl.set_option(o.key, value, session) {
-            self.complain(&format!("setoption {}: {e}", o.name));
+            self.complain(&format!("setoption {}: {e}", o.title));
         }
     }
 

@@ -2,7 +2,7 @@
 
 use crate::game::Game;
 use crate::notation::{ObfEntry, parse_obf_numbered, parse_position};
-use crate::search::{DEFAULT_HASH_MB, Engine, EngineConfig};
+use crate::search::{DEFAULT_HASH_MB, Engine, EngineConfig, Selectivity};
 use anyhow::Context;
 use clap::Args as ClapArgs;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -70,6 +70,15 @@ pub fn depth_range() -> clap::builder::RangedI64ValueParser<u32> {
 /// A count from 1 to `max` (games at once, best moves to score, positions).
 pub fn count_range(max: u64) -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::new().range(1..=max)
+}
+
+/// The accepted `--selectivity` values: a probcut confidence in percent (73, 87, 95, 98, 99
+/// or 100, which is no probcut), as the engines print it.
+pub fn parse_selectivity(s: &str) -> Result<Selectivity, String> {
+    let known = Selectivity::PERCENTS.map(|p| p.to_string()).join(", ");
+    let bad = || format!("a probcut confidence in percent ({known}), got `{s}`");
+    let p: u8 = s.trim().trim_end_matches('%').parse().map_err(|_| bad())?;
+    Selectivity::from_percent(p).ok_or_else(bad)
 }
 
 /// Which positions of a file to take: `N` (position N alone) or `A-B` (A to B), counted from
@@ -226,5 +235,18 @@ mod tests {
             assert!(bad.parse::<PositionRange>().is_err(), "{bad}");
         }
         assert_eq!(select_positions(None, 5).unwrap(), 0..5);
+    }
+
+    #[test]
+    fn selectivities() {
+        assert_eq!(parse_selectivity("95").unwrap(), Selectivity::new(2));
+        assert_eq!(parse_selectivity("100%").unwrap(), Selectivity::NONE);
+        assert_eq!(parse_selectivity("73").unwrap(), Selectivity::new(0));
+        let e = parse_selectivity("96").unwrap_err();
+        assert!(
+            e.contains("73, 87, 95, 98, 99, 100") && e.contains("`96`"),
+            "{e}"
+        );
+        assert!(parse_selectivity("high").is_err());
     }
 }

@@ -4,6 +4,7 @@
 //!
 //! - [`board`]: bitboards, moves, flips, symmetry, hashing.
 //! - [`perft`]: move-generation counts.
+//! - [`accuracy`]: a fixed-depth search's moves and scores judged against exact ones.
 //! - [`game`]: a game with history, passes and undo.
 //! - [`book`]: the opening book: lookup through the symmetries, build, learn, the book file.
 //! - [`notation`]: board strings, transcripts, OBF, GGF and WTHOR, read and written.
@@ -19,6 +20,7 @@
 
 #![warn(missing_docs)]
 
+pub mod accuracy;
 pub mod arena;
 pub mod board;
 pub mod book;

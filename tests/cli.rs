@@ -2,18 +2,9 @@
 
 mod common;
 
-use common::{outflank, outflank_stdin, text};
+use common::{assert_clean_error, outflank, outflank_stdin, shared_data, text};
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
-
-/// A bad input: exit status 2, one line on stderr that contains `needle`, no panic.
-fn assert_clean_error(out: &Output, needle: &str) {
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
-    assert!(err.contains(needle), "expected {needle:?} in {err:?}");
-    assert!(!err.contains("panicked"), "{err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-}
 
 #[test]
 fn show_a_transcript() {
@@ -175,6 +166,80 @@ fn solve_checks_scores_and_exits_1_when_wrong() {
     let out = outflank_stdin(&["solve", "-", "--wld", "--json"], good);
     let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).expect("json");
     assert_eq!(v["score"], 1);
+}
+
+/// Edax's hard sets score every move and end each line with `--:-127;` (its "no pass"
+/// entry): solve reads them unchanged, and `--positions` takes some of them.
+#[test]
+#[cfg_attr(
+    outflank_no_shared_data,
+    ignore = "needs ../shared/data, missing when the tests were built (set OUTFLANK_SHARED)"
+)]
+fn solve_reads_edax_hard_sets() {
+    let file = shared_data().join("problems/hard-20.obf");
+    let file = file.to_str().unwrap();
+    let out = outflank(&["solve", file, "--positions", "1-2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("2 positions, 2 right, 0 wrong"), "{s}");
+    // Position 2 of the file is numbered 2, whatever the range.
+    let out = outflank(&["solve", file, "--positions", "2", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).expect("json");
+    assert_eq!(
+        (v["index"].clone(), v["score"].clone()),
+        (2.into(), (-10).into())
+    );
+    assert_clean_error(
+        &outflank(&["solve", file, "--positions", "276-277"]),
+        "--positions 276-277: there are only 276 positions",
+    );
+    assert_clean_error(
+        &outflank(&["solve", file, "--positions", "3-2"]),
+        "--positions",
+    );
+}
+
+/// `--positions` with shards: the shards of a range merge into what one process writes.
+#[test]
+fn solve_positions_in_shards() {
+    let obf = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;\n";
+    let dir = common::temp_dir("cli", "solve-range");
+    let file = dir.join("three.obf");
+    std::fs::write(&file, obf.repeat(3)).unwrap();
+    let file = file.to_str().unwrap();
+    let one = outflank(&["solve", file, "--positions", "2-3", "--json"]);
+    assert_eq!(one.status.code(), Some(0), "{}", text(&one.stderr));
+    let indexes = |out: &[u8]| -> Vec<u64> {
+        text(out)
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["index"]
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect()
+    };
+    assert_eq!(indexes(&one.stdout), [2, 3]);
+    let shard_dir = dir.to_str().unwrap();
+    for k in ["0/2", "1/2"] {
+        let args = [
+            "solve",
+            file,
+            "--positions",
+            "2-3",
+            "--json",
+            "--shard",
+            k,
+            "--shard-dir",
+            shard_dir,
+        ];
+        assert_eq!(outflank(&args).status.code(), Some(0));
+    }
+    let merged = outflank(&["merge", shard_dir]);
+    assert_eq!(merged.status.code(), Some(0), "{}", text(&merged.stderr));
+    assert_eq!(indexes(&merged.stdout), [2, 3]);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Files saved by editors that start UTF-8 with a byte-order mark read like any other.

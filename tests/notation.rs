@@ -619,6 +619,34 @@ fn ffo_files_parse() {
     assert_eq!(count, 79);
 }
 
+/// Edax's hard sets read unchanged: every legal move scored (its `--:-127;` entry, "no
+/// pass", skipped), the best first.
+#[test]
+#[cfg_attr(
+    outflank_no_shared_data,
+    ignore = "needs ../shared/data, missing when the tests were built (set OUTFLANK_SHARED)"
+)]
+fn edax_hard_sets_parse() {
+    let data = shared_data();
+    for (name, count, empties) in [("hard-20.obf", 276, 20), ("hard-25.obf", 311, 25)] {
+        let f = data.join("problems").join(name);
+        let text = std::fs::read_to_string(&f).unwrap();
+        assert!(text.lines().next().unwrap().ends_with("--:-127;"));
+        let entries = parse_obf(&text).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        assert_eq!(entries.len(), count, "{name}");
+        for e in &entries {
+            assert_eq!(e.position.board.empty_count(), empties);
+            let mut scored: Vec<_> = e.scores.iter().map(|s| s.0).collect();
+            scored.sort_by_key(|m| m.to_string());
+            let mut legal = e.position.legal_moves();
+            legal.sort_by_key(|m| m.to_string());
+            assert_eq!(scored, legal, "{name}: {}", obf_line(e));
+            let best = e.scores.iter().map(|s| s.1).max();
+            assert_eq!(Some(e.scores[0].1), best);
+        }
+    }
+}
+
 /// What replaying a `.wtb` file found.
 #[derive(Default, Debug)]
 struct Replay {

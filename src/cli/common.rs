@@ -1,8 +1,8 @@
 //! Pieces shared by the subcommands: reading positions, engine options, progress bars.
 
 use crate::game::Game;
-use crate::notation::parse_position;
-use crate::search::{DEFAULT_HASH_MB, Engine, EngineConfig};
+use crate::notation::{ObfEntry, parse_obf_numbered, parse_position};
+use crate::search::{DEFAULT_HASH_MB, Engine, EngineConfig, Selectivity};
 use anyhow::Context;
 use clap::Args as ClapArgs;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -72,6 +72,85 @@ pub fn count_range(max: u64) -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::new().range(1..=max)
 }
 
+/// The accepted `--selectivity` values: a probcut confidence in percent (73, 87, 95, 98, 99
+/// or 100, which is no probcut), as the engines print it.
+pub fn parse_selectivity(s: &str) -> Result<Selectivity, String> {
+    let known = Selectivity::PERCENTS.map(|p| p.to_string()).join(", ");
+    let bad = || format!("a probcut confidence in percent ({known}), got `{s}`");
+    let p: u8 = s.trim().trim_end_matches('%').parse().map_err(|_| bad())?;
+    Selectivity::from_percent(p).ok_or_else(bad)
+}
+
+/// Which positions of a file to take: `N` (position N alone) or `A-B` (A to B), counted from
+/// 1 in the order of the file, as the tables number them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PositionRange {
+    /// The first, from 1.
+    pub first: usize,
+    /// The last (included).
+    pub last: usize,
+}
+
+impl std::str::FromStr for PositionRange {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<PositionRange, String> {
+        let bad = || format!("a position N or a range A-B with 1 <= A <= B, got `{s}`");
+        let number = |t: &str| t.trim().parse::<usize>().map_err(|_| bad());
+        let (first, last) = match s.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => (number(s)?, number(s)?),
+        };
+        if first == 0 || first > last {
+            return Err(bad());
+        }
+        Ok(PositionRange { first, last })
+    }
+}
+
+impl std::fmt::Display for PositionRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}-{}", self.first, self.last)
+    }
+}
+
+impl PositionRange {
+    /// The indexes (from 0) of these positions among `count`; an error when the range runs
+    /// past the last one.
+    pub fn select(self, count: usize) -> anyhow::Result<std::ops::Range<usize>> {
+        if self.last > count {
+            anyhow::bail!(
+                "--positions {self}: there are only {}",
+                plural(count, "position")
+            );
+        }
+        Ok(self.first - 1..self.last)
+    }
+}
+
+/// The indexes (from 0) of the positions `range` takes among `count` (all without one).
+pub fn select_positions(
+    range: Option<PositionRange>,
+    count: usize,
+) -> anyhow::Result<std::ops::Range<usize>> {
+    range.map_or(Ok(0..count), |r| r.select(count))
+}
+
+/// Reads an OBF file (`-`: stdin) into its text and its entries, each with its line number;
+/// an error names the file (and the line), and a file without positions is one.
+pub fn read_obf(file: &str) -> anyhow::Result<(String, Vec<(usize, ObfEntry)>)> {
+    let text = if file == "-" {
+        std::io::read_to_string(std::io::stdin()).context("reading stdin")?
+    } else {
+        std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?
+    };
+    let entries = parse_obf_numbered(&text).with_context(|| format!("in {file}"))?;
+    if entries.is_empty() {
+        anyhow::bail!("no position in {file}");
+    }
+    Ok((text, entries))
+}
+
 /// Reads a position (board string, transcript or GGF game) with a clear error. An empty
 /// text is refused: `start` names the start position.
 pub fn read_position(text: &str) -> anyhow::Result<Game> {
@@ -133,5 +212,41 @@ pub fn plural(n: usize, noun: &str) -> String {
         format!("1 {noun}")
     } else {
         format!("{n} {noun}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn position_ranges() {
+        let r: PositionRange = "3-7".parse().unwrap();
+        assert_eq!(r, PositionRange { first: 3, last: 7 });
+        assert_eq!(r.to_string(), "3-7");
+        assert_eq!(r.select(7).unwrap(), 2..7);
+        let e = r.select(6).unwrap_err().to_string();
+        assert_eq!(e, "--positions 3-7: there are only 6 positions");
+        assert_eq!(
+            "2".parse::<PositionRange>().unwrap().select(2).unwrap(),
+            1..2
+        );
+        for bad in ["0-3", "4-3", "x", "", "1-", "-2", "1-2-3"] {
+            assert!(bad.parse::<PositionRange>().is_err(), "{bad}");
+        }
+        assert_eq!(select_positions(None, 5).unwrap(), 0..5);
+    }
+
+    #[test]
+    fn selectivities() {
+        assert_eq!(parse_selectivity("95").unwrap(), Selectivity::new(2));
+        assert_eq!(parse_selectivity("100%").unwrap(), Selectivity::NONE);
+        assert_eq!(parse_selectivity("73").unwrap(), Selectivity::new(0));
+        let e = parse_selectivity("96").unwrap_err();
+        assert!(
+            e.contains("73, 87, 95, 98, 99, 100") && e.contains("`96`"),
+            "{e}"
+        );
+        assert!(parse_selectivity("high").is_err());
     }
 }

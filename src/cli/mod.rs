@@ -1,5 +1,6 @@
 //! The command line: one module per subcommand, each a thin layer over the library.
 
+pub mod accuracy;
 pub mod analyze;
 pub mod bench;
 pub mod book;
@@ -42,6 +43,9 @@ pub enum Command {
     Solve(solve::Args),
     /// Score the best moves of a position (or of positions read from stdin).
     Analyze(analyze::Args),
+    /// Judge fixed-depth searches against the exact move scores of an OBF file (Edax's hard
+    /// sets): best move, top 2/3, score errors.
+    Accuracy(accuracy::Args),
     /// Run the fixed benchmark workload (FFO #20-#39 and midgame searches).
     Bench(bench::Args),
     /// Referee engine-vs-engine matches and round robins over GTP, NBoard or UGI.
@@ -74,6 +78,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Show(a) => show::run(a),
         Command::Solve(a) => solve::run(a),
         Command::Analyze(a) => analyze::run(a),
+        Command::Accuracy(a) => accuracy::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Match(a) => matchcmd::run(a),
         Command::Gtp(a) => gtp::run(a),

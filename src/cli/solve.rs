@@ -1,12 +1,11 @@
 //! `outflank solve`: exact (or win/loss/draw) solves of every position of an OBF file, with
 //! a comparison against the file's scores.
 
-use super::common::{EngineArgs, progress_bar};
+use super::common::{EngineArgs, PositionRange, progress_bar, read_obf, select_positions};
 use super::shards::{MergeOutput, ShardArgs};
-use crate::notation::{ObfEntry, board_string, move_list, parse_obf};
+use crate::notation::{ObfEntry, board_string, move_list};
 use crate::search::{Engine, Info, Limits, Solve};
 use crate::shard::{self, Shard, Step};
-use anyhow::Context;
 use clap::Args as ClapArgs;
 use serde_json::json;
 
@@ -21,6 +20,9 @@ pub struct Args {
     /// Print one JSON object per position instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Solve only these positions: `N` or `A-B`, counted from 1 in the order of the file.
+    #[arg(long, value_name = "A-B")]
+    pub positions: Option<PositionRange>,
     /// Engine options.
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -153,15 +155,16 @@ fn summary(positions: usize, wrong: usize, secs: f64, nodes: u64) -> String {
 /// Runs `outflank solve`; exit status 1 when any score is wrong.
 pub fn run(a: Args) -> anyhow::Result<i32> {
     a.shard.check()?;
-    let text = if a.file == "-" {
-        std::io::read_to_string(std::io::stdin()).context("reading stdin")?
-    } else {
-        std::fs::read_to_string(&a.file).with_context(|| format!("reading {}", a.file))?
-    };
-    let entries = parse_obf(&text).with_context(|| format!("in {}", a.file))?;
-    if entries.is_empty() {
-        anyhow::bail!("no position in {}", a.file);
-    }
+    let (text, numbered) = read_obf(&a.file)?;
+    let range = select_positions(a.positions, numbered.len())?;
+    // The positions to solve, each with its number in the file (from 0).
+    let entries: Vec<(usize, ObfEntry)> = numbered
+        .into_iter()
+        .map(|(_, e)| e)
+        .enumerate()
+        .skip(range.start)
+        .take(range.len())
+        .collect();
     let engine = a.engine.engine()?;
     if let Some(shard) = a.shard.shard {
         return run_shard(&a, &engine, &text, &entries, shard);
@@ -171,8 +174,8 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         print!("{}", header());
     }
     let (mut wrong, mut nodes, mut secs) = (0, 0u64, 0.0);
-    for (i, entry) in entries.iter().enumerate() {
-        let s = solve_entry(&engine, entry, i, &a);
+    for (i, entry) in &entries {
+        let s = solve_entry(&engine, entry, *i, &a);
         if !s.ok {
             wrong += 1;
         }
@@ -193,29 +196,35 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
 
 /// The settings of a shard that change its output.
 fn run_params(a: &Args) -> anyhow::Result<String> {
-    Ok(format!(
+    let mut params = format!(
         "wld={} json={} threads={} hash_mb={} weights={}",
         u8::from(a.wld),
         u8::from(a.json),
         a.engine.threads,
         a.engine.hash_mb(),
         super::shards::engine_weights_id(&a.engine)?
-    ))
+    );
+    if let Some(r) = a.positions {
+        params.push_str(&format!(" positions={r}"));
+    }
+    Ok(params)
 }
 
-/// Solves the shard's part of the positions and writes its file: each item is a position's
-/// line of output, with whether it was right, its nodes and seconds (for the summary).
+/// Solves the shard's part of the positions (each with its number in the file) and writes
+/// its file: each item is a position's line of output, with whether it was right, its nodes
+/// and seconds (for the summary).
 fn run_shard(
     a: &Args,
     engine: &Engine,
     text: &str,
-    entries: &[ObfEntry],
+    entries: &[(usize, ObfEntry)],
     shard: Shard,
 ) -> anyhow::Result<i32> {
     let total = entries.len() as u64;
     a.shard
-        .run_over_input(Step::Solve, text, total, run_params(a)?, shard, |i| {
-            let s = solve_entry(engine, &entries[i], i, a);
+        .run_over_input(Step::Solve, text, total, run_params(a)?, shard, |k| {
+            let (i, entry) = &entries[k];
+            let s = solve_entry(engine, entry, *i, a);
             let mut bytes = vec![u8::from(s.ok)];
             bytes.extend_from_slice(&s.nodes.to_le_bytes());
             bytes.extend_from_slice(&s.secs.to_le_bytes());

@@ -34,7 +34,9 @@ pub(crate) use board_string::square_char;
 pub use board_string::{BoardStringError, board_string, parse_board_string};
 pub use ggf::{Clock, GgfError, GgfGame, GgfMove, parse_ggf, parse_ggf_games};
 pub(crate) use ggf::{parse_duration, split_move_value};
-pub use obf::{ObfEntry, ObfError, obf_line, parse_obf, parse_obf_line, write_obf};
+pub use obf::{
+    ObfEntry, ObfError, obf_line, parse_obf, parse_obf_line, parse_obf_numbered, write_obf,
+};
 pub use transcript::{TranscriptError, move_list, parse_transcript, transcript};
 pub use ugi::{FenError, fen, parse_fen, parse_ugi_move, ugi_move};
 pub use wthor::{

@@ -2,6 +2,10 @@
 //! `BOARD SIDE; MOVE:SCORE; MOVE:SCORE; ...`, where a score is the exact final disc
 //! difference with perfect play after that move, from the side to move's view. `%` starts a
 //! comment that runs to the end of the line; blank lines are skipped.
+//!
+//! A pass is written `PS` (or `PA`). Edax's sets (`problems/hard-20.obf`, ...) end each line
+//! with `--:-127;`, Edax's mark for "no pass here" (`--` is its name for a pass, -127 no
+//! score): that entry is skipped, so its files read unchanged.
 
 use std::fmt;
 
@@ -85,6 +89,11 @@ fn parse_score(s: &str) -> Option<i32> {
         .filter(|v| (-64..=64).contains(v))
 }
 
+/// Edax's entry for a pass that is not there: `--:-127` (a pass named `--`, scored -127).
+fn is_edax_no_pass(mv: &str, score: &str) -> bool {
+    mv == "--" && score == "-127"
+}
+
 /// Reads one OBF line. Returns `None` for a line that is blank or only a comment.
 pub fn parse_obf_line(line: &str) -> Result<Option<ObfEntry>, ObfError> {
     let text = line.split('%').next().unwrap_or("").trim();
@@ -100,7 +109,10 @@ pub fn parse_obf_line(line: &str) -> Result<Option<ObfEntry>, ObfError> {
         let (mv, score) = field
             .split_once(':')
             .ok_or_else(|| ObfError::new(ObfErrorKind::BadField(field.to_string())))?;
-        let mv = mv.trim();
+        let (mv, score) = (mv.trim(), score.trim());
+        if is_edax_no_pass(mv, score) {
+            continue;
+        }
         let mv = if mv.eq_ignore_ascii_case("ps") {
             Move::Pass
         } else {
@@ -110,7 +122,6 @@ pub fn parse_obf_line(line: &str) -> Result<Option<ObfEntry>, ObfError> {
         if !legal.contains(&mv) {
             return Err(ObfError::new(ObfErrorKind::IllegalMove(mv)));
         }
-        let score = score.trim();
         let score = parse_score(score)
             .ok_or_else(|| ObfError::new(ObfErrorKind::BadScore(score.to_string())))?;
         scores.push((mv, score));
@@ -121,10 +132,19 @@ pub fn parse_obf_line(line: &str) -> Result<Option<ObfEntry>, ObfError> {
 /// Reads OBF text: one entry per line that is not blank or a comment. An error names the
 /// line (counted from 1).
 pub fn parse_obf(text: &str) -> Result<Vec<ObfEntry>, ObfError> {
+    Ok(parse_obf_numbered(text)?
+        .into_iter()
+        .map(|(_, e)| e)
+        .collect())
+}
+
+/// Reads OBF text as [`parse_obf`] does, each entry with its line number (from 1), for
+/// messages that name the line of an entry.
+pub fn parse_obf_numbered(text: &str) -> Result<Vec<(usize, ObfEntry)>, ObfError> {
     let mut entries = Vec::new();
     for (i, line) in super::without_bom(text).lines().enumerate() {
         match parse_obf_line(line) {
-            Ok(Some(e)) => entries.push(e),
+            Ok(Some(e)) => entries.push((i + 1, e)),
             Ok(None) => {}
             Err(mut e) => {
                 e.line = Some(i + 1);
@@ -168,6 +188,36 @@ mod tests {
         assert_eq!(parse_obf_line(&with_comment).unwrap().unwrap(), e);
         assert_eq!(parse_obf_line("  % only a comment").unwrap(), None);
         assert_eq!(parse_obf(&format!("\n%c\n{FFO1}\n\n")).unwrap(), vec![e]);
+    }
+
+    #[test]
+    fn edax_lines_skip_the_no_pass_entry() {
+        let edax = "-OOO------OOOO--XXXOOXXX-XOOOXX-XXXXOOOOOXXOOOO---OXOO---OOOO--- X; E1:+0; F8:-2; H6:-6; F1:-6; G8:-6; A7:-6; G1:-8; B7:-10; G7:-20; --:-127;";
+        let e = parse_obf_line(edax).unwrap().unwrap();
+        assert_eq!(e.scores.len(), 9);
+        assert_eq!(e.scores[0], (Move::Play("e1".parse().unwrap()), 0));
+        assert_eq!(e.scores[8], (Move::Play("g7".parse().unwrap()), -20));
+        // Every legal move is scored.
+        assert_eq!(e.position.legal_moves().len(), 9);
+        let numbered = parse_obf_numbered(&format!("% Edax\n\n{edax}\n")).unwrap();
+        assert_eq!(numbered, vec![(3, e.clone())]);
+        // Written back without it.
+        assert_eq!(obf_line(&e), edax.replace(" --:-127;", ""));
+        // -127 is no score for anything else, and `--` with a score is no move of ours.
+        let bad = edax.replace("G7:-20", "G7:-127");
+        assert!(matches!(
+            parse_obf_line(&bad).unwrap_err().kind,
+            ObfErrorKind::BadScore(_)
+        ));
+        let bad = edax.replace("--:-127", "--:+4");
+        assert!(matches!(
+            parse_obf_line(&bad).unwrap_err().kind,
+            ObfErrorKind::BadMove(_)
+        ));
+        // A real pass is `PS`.
+        let pass = format!("{}O- O; PS:-64; --:-127;", "X".repeat(62));
+        let e = parse_obf_line(&pass).unwrap().unwrap();
+        assert_eq!(e.scores, vec![(Move::Pass, -64)]);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The texts for people that several front-ends print: a colour's name, how a search was
-//! run, a score (each protocol's own formats stay in its file).
+//! run, a score, a percentage (each protocol's own formats stay in its file).
 
-use crate::board::Color;
+use crate::board::{Color, Move};
 use crate::search::{Info, Selectivity, Solve};
 
 /// `Black` or `White`.
@@ -32,5 +32,34 @@ pub fn score_text(score: i32, solve: Option<Solve>) -> String {
         (Some(Solve::Wld), 0) => "draw".to_string(),
         (Some(Solve::Wld), _) => "loss".to_string(),
         _ => format!("{score:+}"),
+    }
+}
+
+/// A share in percent with one decimal: `95.7%`.
+pub fn percent_text(percent: f64) -> String {
+    format!("{percent:.1}%")
+}
+
+/// Moves that are equally good, as one word: `e1`, `e1/f8`.
+pub fn alternatives_text(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percents_and_alternatives() {
+        assert_eq!(percent_text(100.0), "100.0%");
+        assert_eq!(percent_text(200.0 / 3.0), "66.7%");
+        let m = |s: &str| s.parse::<Move>().unwrap();
+        assert_eq!(alternatives_text(&[m("e1")]), "e1");
+        assert_eq!(alternatives_text(&[m("e1"), m("f8")]), "e1/f8");
+        assert_eq!(alternatives_text(&[]), "");
     }
 }

@@ -89,6 +89,18 @@ impl Selectivity {
     pub fn percent(self) -> u8 {
         SELECTIVITY_PERCENT[self.0 as usize]
     }
+
+    /// The level whose confidence is `percent` (one of [`Selectivity::PERCENTS`]), or `None`
+    /// for any other number.
+    pub fn from_percent(percent: u8) -> Option<Selectivity> {
+        SELECTIVITY_PERCENT
+            .iter()
+            .position(|&p| p == percent)
+            .map(|level| Selectivity(level as u8))
+    }
+
+    /// The confidences of the levels in percent, from the most selective to none.
+    pub const PERCENTS: [u8; NO_SELECTIVITY as usize + 1] = SELECTIVITY_PERCENT;
 }
 
 impl Default for Selectivity {
@@ -383,6 +395,21 @@ mod tests {
             }
         }
         Board::new(p, o)
+    }
+
+    #[test]
+    fn selectivity_percent_round_trip() {
+        for level in 0..=NO_SELECTIVITY {
+            let s = Selectivity::new(level);
+            assert_eq!(Selectivity::from_percent(s.percent()), Some(s));
+        }
+        assert_eq!(Selectivity::from_percent(100), Some(Selectivity::NONE));
+        assert_eq!(
+            Selectivity::from_percent(95),
+            Some(Limits::default().selectivity)
+        );
+        assert_eq!(Selectivity::from_percent(96), None);
+        assert_eq!(Selectivity::from_percent(0), None);
     }
 
     #[test]

@@ -41,6 +41,15 @@ pub fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// A bad input: exit status 2, one line on stderr that contains `needle`, no panic.
+pub fn assert_clean_error(out: &Output, needle: &str) {
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
+    assert!(err.contains(needle), "expected {needle:?} in {err:?}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
+
 /// Runs the binary under test with `args`.
 pub fn outflank(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_outflank"))

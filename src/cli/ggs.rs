@@ -1,6 +1,6 @@
 //! `outflank ggs`: play on GGS, the Generic Game Server's Othello service, as a bot.
 
-use super::gtp::FrontendArgs;
+use super::frontend::FrontendArgs;
 use crate::protocol::ggs::{self, AcceptPolicy, Ask, Config, GameType, GgsClock, Secret};
 use anyhow::Context;
 use clap::Args as ClapArgs;

@@ -5,6 +5,7 @@ pub mod analyze;
 pub mod bench;
 pub mod book;
 pub mod common;
+pub mod frontend;
 pub mod ggs;
 pub mod gtp;
 pub mod matchcmd;

@@ -1,6 +1,6 @@
 //! `outflank nboard`: the NBoard protocol (version 2) on stdin/stdout, for the NBoard GUI.
 
-use super::gtp::FrontendArgs;
+use super::frontend::FrontendArgs;
 use crate::protocol;
 use clap::Args as ClapArgs;
 

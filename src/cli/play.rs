@@ -2,7 +2,7 @@
 //! engine against itself) in a text terminal.
 
 use super::common::read_position_arg;
-use super::gtp::FrontendArgs;
+use super::frontend::FrontendArgs;
 use crate::game::Game;
 use crate::notation::Clock;
 use crate::protocol::terminal::{self, Player, Setup};

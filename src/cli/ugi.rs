@@ -1,6 +1,6 @@
 //! `outflank ugi`: UGI on stdin/stdout, for tournament managers (cutegames).
 
-use super::gtp::FrontendArgs;
+use super::frontend::FrontendArgs;
 use crate::protocol;
 use clap::Args as ClapArgs;
 

@@ -217,8 +217,10 @@ impl Session<'_> {
     /// Starts a search; its progress and result come back to the front-end. With
     /// `ensure_move`, a search stopped before its first iteration still returns a move
     /// (from a depth-1 search) when the side to move has one. If an interrupting line is
-    /// already waiting, the search is stopped from the start.
+    /// already waiting, the search is stopped from the start. A search still running is
+    /// stopped first: its result is not wanted any more.
     pub fn search(&mut self, board: Board, mut limits: Limits, ensure_move: bool) {
+        self.stop();
         self.next_id += 1;
         let id = self.next_id;
         let stop = Arc::new(AtomicBool::new(self.interrupts > 0));

@@ -49,6 +49,11 @@ pub fn alternatives_text(moves: &[Move]) -> String {
         .join("/")
 }
 
+/// A duration in seconds with two decimals (`1.25`), as NBoard prints times.
+pub fn seconds_text(d: std::time::Duration) -> String {
+    format!("{:.2}", d.as_secs_f64())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

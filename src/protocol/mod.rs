@@ -1,5 +1,6 @@
-//! The text front-ends over stdin/stdout: the protocols GUIs and referees use to drive the
-//! engine, [`gtp`], [`nboard`] and [`ugi`] (tournament managers), and the [`terminal`] game a person plays by typing moves.
+//! The front-ends: the protocols GUIs, tournament managers and referees use to drive the
+//! engine over stdin/stdout, [`gtp`], [`nboard`] and [`ugi`]; the [`ggs`] client, which
+//! plays on a game server over TCP; and the [`terminal`] game a person plays by typing moves.
 //! Each parses a line into a command enum first and then translates it into calls on the
 //! one [`Controller`](crate::controller::Controller); they contain no game logic and no
 //! search code.
@@ -7,7 +8,7 @@
 //! What they share lives here: a reader thread that turns stdin into
 //! [`Input`] lines (at most [`MAX_LINE`] bytes, lossy UTF-8, CR LF or LF endings, EOF
 //! reported), so that a search can be interrupted while it runs; the engine's name and
-//! version; how times are printed.
+//! version.
 
 pub mod format;
 pub mod ggs;
@@ -119,11 +120,6 @@ where
     let (tx, rx) = crate::controller::events();
     spawn_reader(input, tx.clone());
     crate::controller::run(frontend, (tx, rx), output, config)
-}
-
-/// Formats a duration in seconds with two decimals, as both protocols print times.
-pub(crate) fn seconds_text(d: std::time::Duration) -> String {
-    format!("{:.2}", d.as_secs_f64())
 }
 
 #[cfg(test)]

@@ -25,7 +25,8 @@
 //! time in its annotation (`F5/-1.50/3.2`): time left = main time + increments - the times
 //! of the mover's moves.
 
-use super::{MAX_LINE, NAME, seconds_text};
+use super::format::seconds_text;
+use super::{MAX_LINE, NAME};
 use crate::board::{Board, Color, Move};
 use crate::controller::{
     Answer, Choice, Controller, Flow, Frontend, GameClock, Hints, Input, Interrupt, Learned, Mover,

@@ -7,10 +7,12 @@
 //! - [`gtp_client`], [`nboard_client`] and [`ugi_client`]: the three protocols behind one
 //!   [`client::Client`];
 //! - [`referee`]: one game, with the referee's own board, clocks and adjudication;
+//! - [`spec`]: what a match is made of: engine specifications, time controls, openings;
+//! - [`standings`]: the results so far, the clocks used, the SPRT's state;
 //! - [`stats`]: scores, Elo with a 95% interval, SPRT;
 //! - [`resume`]: the match's GGF file read back, so that a stopped match goes on where it
 //!   stopped;
-//! - this module: engine specifications, openings, the schedule and [`run_match`] (or
+//! - this module: the match's configuration, the schedule and [`run_match`] (or
 //!   [`resume_match`]), which plays the games on several threads and reports each as it
 //!   ends.
 
@@ -21,12 +23,12 @@ pub mod launch;
 pub mod nboard_client;
 pub mod referee;
 pub mod resume;
+pub mod spec;
+pub mod standings;
 pub mod stats;
 pub mod ugi_client;
 
 use std::collections::{HashSet, VecDeque};
-use std::fmt;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
@@ -34,249 +36,15 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 
+pub use crate::notation::{ggf_date, ggf_date_now};
 pub use engine::{CommandLine, EngineFailure};
 pub use referee::{GameRecord, GameSpec, Termination};
 pub use resume::{MatchId, Played, ResumeError, ggf_line, read_played};
+pub use spec::{EngineSpec, Opening, Protocol, TimeControl, load_openings, parse_openings};
+pub use standings::{ClockUse, SprtResult, Standings};
 pub use stats::{Elo, Score, Sprt, SprtVerdict};
 
 use crate::board::{Color, Position};
-use crate::game::Game;
-use crate::notation::{parse_transcript, transcript};
-
-/// The protocol an engine speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Protocol {
-    /// GTP, Othello dialect (`genmove`, `play`).
-    Gtp,
-    /// The NBoard protocol, version 2 (`set game`, `go`).
-    Nboard,
-    /// UGI, the Universal Game Interface (`position`, `go`, `bestmove`).
-    Ugi,
-}
-
-impl fmt::Display for Protocol {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Protocol::Gtp => "gtp",
-            Protocol::Nboard => "nboard",
-            Protocol::Ugi => "ugi",
-        })
-    }
-}
-
-/// An engine taking part in a match.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineSpec {
-    /// Its name in results and tables (unique within a match).
-    pub name: String,
-    /// Its protocol.
-    pub protocol: Protocol,
-    /// How to start it.
-    pub command: CommandLine,
-    /// A fixed midgame depth (NBoard `set depth`), if any.
-    pub depth: Option<u32>,
-    /// Send no explicit pass: the engine infers a pass from the next move's colour (GTP).
-    pub implicit_pass: bool,
-    /// This engine's own clock, overriding the match's `--tc` (`tc=60`, `tc=none`).
-    pub tc: Option<Option<TimeControl>>,
-}
-
-impl EngineSpec {
-    /// Reads `name=A,proto=gtp,cmd=gtp-rhino -l 5`: comma-separated `key=value` pairs.
-    ///
-    /// Keys: `name` (default: the program's file name), `proto` (`gtp`, `nboard` or `ugi`,
-    /// default `gtp`), `dir` (working directory), `depth` (NBoard and UGI), `implicit-pass` (alone or
-    /// `=yes`/`=no`), `tc` (this engine's own clock, `60`, `60+1` or `none`, overriding the
-    /// match's), and `cmd`, which must come last: its value is the rest of the text,
-    /// commas included, split into words as a shell would (quotes and backslashes).
-    pub fn parse(s: &str) -> Result<EngineSpec, String> {
-        let mut name = None;
-        let mut protocol = Protocol::Gtp;
-        let mut command: Option<CommandLine> = None;
-        let mut dir = None;
-        let mut depth = None;
-        let mut implicit_pass = false;
-        let mut tc = None;
-        let mut rest = s.trim();
-        while !rest.is_empty() {
-            let (item, tail) = match rest.find(',') {
-                Some(i) => (&rest[..i], &rest[i + 1..]),
-                None => (rest, ""),
-            };
-            let (key, value) = match item.split_once('=') {
-                Some((k, v)) => (k.trim().to_ascii_lowercase(), v.trim()),
-                None => (item.trim().to_ascii_lowercase(), ""),
-            };
-            if key == "cmd" || key == "command" {
-                let start = rest.find('=').expect("cmd has a =") + 1;
-                command = Some(CommandLine::parse(&rest[start..])?);
-                break;
-            }
-            match key.as_str() {
-                "name" => {
-                    if value.is_empty() || value.contains(char::is_whitespace) {
-                        return Err(format!("engine name {value:?} must be one word"));
-                    }
-                    name = Some(value.to_string());
-                }
-                "proto" | "protocol" => {
-                    protocol = match value.to_ascii_lowercase().as_str() {
-                        "gtp" => Protocol::Gtp,
-                        "nboard" => Protocol::Nboard,
-                        "ugi" => Protocol::Ugi,
-                        _ => {
-                            return Err(format!("unknown protocol {value:?} (gtp, nboard or ugi)"));
-                        }
-                    }
-                }
-                "dir" => dir = Some(value.into()),
-                "depth" => {
-                    let d: u32 = value
-                        .parse()
-                        .ok()
-                        .filter(|d| (1..=60).contains(d))
-                        .ok_or_else(|| format!("depth {value:?} is not a number from 1 to 60"))?;
-                    depth = Some(d);
-                }
-                "implicit-pass" | "implicit_pass" => {
-                    implicit_pass = match value.to_ascii_lowercase().as_str() {
-                        "" | "yes" | "true" | "1" => true,
-                        "no" | "false" | "0" => false,
-                        _ => return Err(format!("implicit-pass={value:?}: say yes or no")),
-                    }
-                }
-                "tc" => {
-                    tc = Some(if value.eq_ignore_ascii_case("none") {
-                        None
-                    } else {
-                        Some(TimeControl::parse(value).map_err(|e| format!("tc: {e}"))?)
-                    });
-                }
-                "" => {}
-                _ => {
-                    return Err(format!(
-                        "unknown key {key:?} in engine {s:?} (name, proto, dir, depth, \
-                         implicit-pass, tc, cmd)"
-                    ));
-                }
-            }
-            rest = tail.trim_start();
-        }
-        let Some(mut command) = command else {
-            return Err(format!("engine {s:?} has no cmd=... (it must come last)"));
-        };
-        command.dir = dir;
-        let name = name.unwrap_or_else(|| {
-            Path::new(&command.argv[0])
-                .file_name()
-                .map_or_else(|| command.argv[0].clone(), |f| f.to_string_lossy().into())
-        });
-        Ok(EngineSpec {
-            name,
-            protocol,
-            command,
-            depth,
-            implicit_pass,
-            tc,
-        })
-    }
-}
-
-/// A clock: main time and an increment per move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeControl {
-    /// Main time for the whole game.
-    pub base: Duration,
-    /// Time added after each move.
-    pub increment: Duration,
-}
-
-impl TimeControl {
-    /// Reads `60` (seconds for the game) or `60+1` (plus one second a move); decimals allowed.
-    pub fn parse(s: &str) -> Result<TimeControl, String> {
-        let secs = |t: &str| -> Result<Duration, String> {
-            let v: f64 = t
-                .trim()
-                .parse()
-                .map_err(|_| format!("time control {s:?}: {t:?} is not a number of seconds"))?;
-            Duration::try_from_secs_f64(v)
-                .map_err(|_| format!("time control {s:?}: {t:?} is not a valid duration"))
-        };
-        let (base, increment) = match s.split_once('+') {
-            Some((b, i)) => (secs(b)?, secs(i)?),
-            None => (secs(s)?, Duration::ZERO),
-        };
-        if base.is_zero() {
-            return Err(format!(
-                "time control {s:?}: the main time must be positive"
-            ));
-        }
-        Ok(TimeControl { base, increment })
-    }
-}
-
-impl fmt::Display for TimeControl {
-    /// `60` or `60+1`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.base.as_secs_f64())?;
-        if !self.increment.is_zero() {
-            write!(f, "+{}", self.increment.as_secs_f64())?;
-        }
-        Ok(())
-    }
-}
-
-/// An opening: a position reached by some moves from a start.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opening {
-    /// The start and the opening moves.
-    pub game: Game,
-    /// The opening as a transcript, empty for the start position.
-    pub text: String,
-}
-
-impl Opening {
-    /// The start position with no moves.
-    pub fn start() -> Opening {
-        Opening {
-            game: Game::default(),
-            text: String::new(),
-        }
-    }
-}
-
-/// Reads openings, one transcript a line (XOT style: `f5d6c4d3c2b3b4b5`, an optional
-/// `BOARD;` prefix for another start). A `#` starts a comment to the end of its line; blank
-/// lines, comments and lines starting with `%` are skipped; an unreadable line is an error
-/// naming it.
-pub fn parse_openings(text: &str) -> anyhow::Result<Vec<Opening>> {
-    let mut out = Vec::new();
-    for (i, line) in crate::notation::without_bom(text).lines().enumerate() {
-        // A comment runs from `#` (or a `%` at the start of the line) to the end of the line.
-        let t = line.split('#').next().unwrap_or("").trim();
-        if t.is_empty() || t.starts_with('%') {
-            continue;
-        }
-        let game = parse_transcript(t).with_context(|| format!("openings line {}", i + 1))?;
-        if game.is_over() {
-            bail!("openings line {}: the game is already over", i + 1);
-        }
-        let text = transcript(&game);
-        out.push(Opening { game, text });
-    }
-    Ok(out)
-}
-
-/// Reads an openings file (see [`parse_openings`]).
-pub fn load_openings(path: &Path) -> anyhow::Result<Vec<Opening>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read openings {}", path.display()))?;
-    let v = parse_openings(&text).with_context(|| path.display().to_string())?;
-    if v.is_empty() {
-        bail!("{}: no openings in the file", path.display());
-    }
-    Ok(v)
-}
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
@@ -402,193 +170,6 @@ pub fn schedule(cfg: &MatchConfig) -> Vec<GameSpec> {
         }
     }
     out
-}
-
-/// The results so far: each engine against the field and each pair.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Standings {
-    /// The engines' names, in the configuration's order.
-    pub names: Vec<String>,
-    /// Each engine's score against all its opponents.
-    pub scores: Vec<Score>,
-    /// `pairs[i][j]`: engine i's score against engine j.
-    pub pairs: Vec<Vec<Score>>,
-    /// Games each engine lost by forfeit (illegal move or pass, crash, timeout, ...).
-    pub forfeits: Vec<u32>,
-    /// Each engine's use of its clock in the timed games.
-    pub clock_use: Vec<ClockUse>,
-}
-
-/// An engine's use of its clock over the timed games it played.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct ClockUse {
-    /// Timed games counted.
-    pub games: u32,
-    /// Seconds its moves took, in all those games.
-    pub used: f64,
-    /// Seconds its clocks held: each game's main time plus the increments of its moves.
-    pub given: f64,
-}
-
-impl ClockUse {
-    /// Counts the moves of one game that an engine played with the clock `tc` (the moves
-    /// with a time: the opening's have none).
-    fn add(&mut self, tc: TimeControl, moves: impl Iterator<Item = f64>) {
-        let (mut n, mut used) = (0u32, 0.0);
-        for t in moves {
-            n += 1;
-            used += t;
-        }
-        self.games += 1;
-        self.used += used;
-        self.given += tc.base.as_secs_f64() + n as f64 * tc.increment.as_secs_f64();
-    }
-}
-
-impl Standings {
-    /// Empty standings for these engines.
-    pub fn new(names: Vec<String>) -> Standings {
-        let n = names.len();
-        Standings {
-            names,
-            scores: vec![Score::default(); n],
-            pairs: vec![vec![Score::default(); n]; n],
-            forfeits: vec![0; n],
-            clock_use: vec![ClockUse::default(); n],
-        }
-    }
-
-    /// Counts a finished game.
-    pub fn add(&mut self, r: &GameRecord) {
-        let b = r.black_points();
-        let discs = r.black_discs;
-        self.scores[r.black].add(b, discs);
-        self.scores[r.white].add(1.0 - b, discs.map(|d| -d));
-        self.pairs[r.black][r.white].add(b, discs);
-        self.pairs[r.white][r.black].add(1.0 - b, discs.map(|d| -d));
-        if let Some(loser) = r.forfeit {
-            let i = if loser == Color::Black {
-                r.black
-            } else {
-                r.white
-            };
-            self.forfeits[i] += 1;
-        }
-        for (color, engine) in [(Color::Black, r.black), (Color::White, r.white)] {
-            if let Some(tc) = r.tc[color.index()] {
-                let times = r.moves.iter().filter(|m| m.color == color);
-                self.clock_use[engine].add(tc, times.filter_map(|m| m.time));
-            }
-        }
-    }
-
-    /// Each engine's use of its clock in the timed games, one line (empty when no game was
-    /// timed): `clock used a game: A 7.9 s of 12.6 s (63%), B 8.1 s of 12.6 s (64%)`.
-    pub fn clock_line(&self) -> String {
-        let each: Vec<String> = self
-            .names
-            .iter()
-            .zip(&self.clock_use)
-            .filter(|(_, c)| c.games > 0 && c.given > 0.0)
-            .map(|(name, c)| {
-                let g = c.games as f64;
-                format!(
-                    "{name} {:.1} s of {:.1} s ({:.0}%)",
-                    c.used / g,
-                    c.given / g,
-                    100.0 * c.used / c.given
-                )
-            })
-            .collect();
-        if each.is_empty() {
-            String::new()
-        } else {
-            format!("clock used a game: {}\n", each.join(", "))
-        }
-    }
-
-    /// Games counted.
-    pub fn games(&self) -> u32 {
-        self.scores.iter().map(Score::games).sum::<u32>() / 2
-    }
-
-    /// The final table, best score first:
-    ///
-    /// ```text
-    ///   # engine  games  wins draws losses  score   discs  forfeits  Elo [95%]
-    ///   1 A          10     7     1      2  75.0%  +12.30         0  +191 [+35, +inf]
-    /// ```
-    ///
-    /// Score is (wins + draws/2) / games; discs the average final disc difference of the
-    /// games played to the end; Elo the difference to the opponents (the other engine in a
-    /// match, the field in a round robin) with its 95% interval.
-    pub fn table(&self) -> String {
-        let mut order: Vec<usize> = (0..self.names.len()).collect();
-        order.sort_by(|&a, &b| {
-            self.scores[b]
-                .fraction()
-                .total_cmp(&self.scores[a].fraction())
-        });
-        let w = self
-            .names
-            .iter()
-            .map(|n| n.chars().count())
-            .max()
-            .unwrap_or(6)
-            .max(6);
-        let mut s = format!(
-            "{:>3} {:<w$} {:>6} {:>5} {:>5} {:>6} {:>7} {:>7} {:>8}  Elo [95%]\n",
-            "#", "engine", "games", "wins", "draws", "losses", "score", "discs", "forfeits"
-        );
-        for (rank, &i) in order.iter().enumerate() {
-            let sc = &self.scores[i];
-            let discs = sc
-                .disc_average()
-                .map_or_else(|| "-".to_string(), |d| format!("{d:+.2}"));
-            s.push_str(&format!(
-                "{:>3} {:<w$} {:>6} {:>5} {:>5} {:>6} {:>6.1}% {:>7} {:>8}  {}\n",
-                rank + 1,
-                self.names[i],
-                sc.games(),
-                sc.wins,
-                sc.draws,
-                sc.losses,
-                100.0 * sc.fraction(),
-                discs,
-                self.forfeits[i],
-                sc.elo()
-            ));
-        }
-        s
-    }
-}
-
-/// The SPRT's state at the end of a match.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SprtResult {
-    /// The test.
-    pub test: Sprt,
-    /// The log-likelihood ratio of the counted games.
-    pub llr: f64,
-    /// The verdict.
-    pub verdict: SprtVerdict,
-}
-
-impl fmt::Display for SprtResult {
-    /// `SPRT elo0=0 elo1=10: LLR 2.95 [-2.94, 2.94]: H1 accepted`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (lo, hi) = self.test.bounds();
-        let v = match self.verdict {
-            SprtVerdict::Continue => "no verdict yet",
-            SprtVerdict::H0 => "H0 accepted",
-            SprtVerdict::H1 => "H1 accepted",
-        };
-        write!(
-            f,
-            "SPRT elo0={} elo1={}: LLR {:.2} [{:.2}, {:.2}]: {v}",
-            self.test.elo0, self.test.elo1, self.llr, lo, hi
-        )
-    }
 }
 
 /// What a match produced.
@@ -823,36 +404,6 @@ fn worker(
     for c in clients.iter_mut().flatten() {
         c.shutdown();
     }
-}
-
-/// The current UTC time as GGS writes dates: `2024.05.01_13:45:10.UTC`.
-pub fn ggf_date_now() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    ggf_date(secs)
-}
-
-/// A Unix time as GGS writes dates: `2024.05.01_13:45:10.UTC`.
-pub fn ggf_date(unix_secs: u64) -> String {
-    let days = (unix_secs / 86_400) as i64;
-    let rem = unix_secs % 86_400;
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}.{m:02}.{d:02}_{:02}:{:02}:{:02}.UTC",
-        rem / 3600,
-        (rem / 60) % 60,
-        rem % 60
-    )
 }
 
 #[cfg(test)]

@@ -32,7 +32,9 @@ use crate::game::Game;
 
 pub(crate) use board_string::square_char;
 pub use board_string::{BoardStringError, board_string, parse_board_string};
-pub use ggf::{Clock, GgfError, GgfGame, GgfMove, parse_ggf, parse_ggf_games};
+pub use ggf::{
+    Clock, GgfError, GgfGame, GgfMove, ggf_date, ggf_date_now, parse_ggf, parse_ggf_games,
+};
 pub(crate) use ggf::{parse_duration, split_move_value};
 pub use obf::{
     ObfEntry, ObfError, obf_line, parse_obf, parse_obf_line, parse_obf_numbered, write_obf,

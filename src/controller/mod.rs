@@ -515,6 +515,70 @@ mod tests {
         assert_eq!(c.game().len(), g.len() + 1);
     }
 
+    /// Waits for the session's running search to finish and returns its result.
+    fn wait(session: &mut Session, events: &std::sync::mpsc::Receiver<Event>) -> Info {
+        loop {
+            let event = events
+                .recv_timeout(Duration::from_secs(60))
+                .expect("the search reports");
+            if let Some(info) = session.finished(event) {
+                return info;
+            }
+        }
+    }
+
+    #[test]
+    fn choose_and_searched_without_a_process() {
+        let config = EngineConfig {
+            threads: 1,
+            hash_mb: 4,
+        };
+        let mut out = Vec::new();
+        let (mut session, events) = Session::detached(&mut out, config).unwrap();
+        let mut options = Options::default();
+        options.plan.depth = Some(4);
+        options.book = false;
+        let mut c = Controller::new(options);
+        c.play(sq("f5"), Mover::Other).unwrap();
+        let Ok(Answer::Searching) = c.choose(Color::White, &mut session) else {
+            panic!("a search for white's second move");
+        };
+        assert!(session.busy());
+        let choice = c.searched(wait(&mut session, &events)).expect("a choice");
+        assert!(!session.busy());
+        assert_eq!(choice.color, Color::White);
+        assert!(c.position().legal_moves().contains(&choice.mv));
+        assert!(matches!(choice.source, Source::Search(ref i) if i.depth == 4));
+        c.commit(&choice).unwrap();
+        assert_eq!(c.game().len(), 2);
+        assert_eq!(
+            c.choose(Color::White, &mut session).unwrap_err(),
+            Refusal::NotToMove(Color::Black)
+        );
+        // A budget of the request's own: a depth-2 plan instead of the options' depth 4.
+        let plan = MovePlan {
+            depth: Some(2),
+            ..MovePlan::default()
+        };
+        c.choose_within(Color::Black, MoveBudget::Plan(plan), &mut session)
+            .unwrap();
+        let info = wait(&mut session, &events);
+        assert_eq!(info.depth, 2);
+        // A hint searches at the analysis level, and a search asked while one runs replaces
+        // it (the first is stopped).
+        assert_eq!(c.hint(3, &mut session), Hints::Searching);
+        let mut options = c.options().clone();
+        options.book = true;
+        *c.options_mut() = options;
+        c.set_game(Game::default());
+        let Ok(Answer::Now(choice)) = c.choose(Color::Black, &mut session) else {
+            panic!("a book move at the start");
+        };
+        assert!(matches!(choice.source, Source::Book(_)));
+        drop(session);
+        assert!(out.is_empty(), "the controller writes nothing itself");
+    }
+
     #[test]
     fn take_back_keeps_the_given_moves() {
         let mut g = Game::default();

@@ -200,6 +200,50 @@ pub struct Session<'w> {
     queue: VecDeque<Input>,
 }
 
+impl<'w> Session<'w> {
+    /// A session that no driver loop runs: it writes to `output` and searches with an engine
+    /// configured by `config` on a worker of its own, whose reports ([`Event::Progress`],
+    /// [`Event::Done`]) come to the receiver returned with it. [`run`] builds its session so;
+    /// tests and programs that drive a controller themselves use it directly. Fails when the
+    /// system refuses the memory of the hash table.
+    pub fn detached<W: Write + 'w>(
+        output: W,
+        config: EngineConfig,
+    ) -> io::Result<(Session<'w>, Receiver<Event>)> {
+        let (sender, events) = channel();
+        let session = Session::with_worker(output, config, sender)?;
+        Ok((session, events))
+    }
+
+    fn with_worker<W: Write + 'w>(
+        output: W,
+        config: EngineConfig,
+        sender: Sender<Event>,
+    ) -> io::Result<Session<'w>> {
+        let engine = Engine::try_new(config).map_err(io::Error::other)?;
+        Ok(Session {
+            out: Box::new(output),
+            worker: Worker::spawn(engine, sender),
+            next_id: 0,
+            running: None,
+            interrupts: 0,
+            queue: VecDeque::new(),
+        })
+    }
+
+    /// The result of the running search, when `event` is its [`Event::Done`] (the search
+    /// is then over); `None` for any other event.
+    pub fn finished(&mut self, event: Event) -> Option<Info> {
+        match event {
+            Event::Done { id, info } if self.running.as_ref().is_some_and(|r| r.0 == id) => {
+                self.running = None;
+                Some(info)
+            }
+            _ => None,
+        }
+    }
+}
+
 impl Session<'_> {
     /// Writes one line (a newline is added) and flushes it.
     pub fn line(&mut self, text: &str) -> io::Result<()> {
@@ -318,16 +362,7 @@ where
     F: Frontend,
     W: Write,
 {
-    let engine = Engine::try_new(config).map_err(io::Error::other)?;
-    let worker = Worker::spawn(engine, sender);
-    let mut session = Session {
-        out: Box::new(output),
-        worker,
-        next_id: 0,
-        running: None,
-        interrupts: 0,
-        queue: VecDeque::new(),
-    };
+    let mut session = Session::with_worker(output, config, sender)?;
     let result = drive(frontend, &events, &mut session);
     session.stop();
     result
@@ -377,12 +412,11 @@ fn drive<F: Frontend>(
                     frontend.progress(&info, session)?;
                 }
             }
-            Event::Done { id, info } => {
-                if session.running.as_ref().is_some_and(|r| r.0 == id) {
-                    session.running = None;
-                    if frontend.done(info, session)? == Flow::Quit {
-                        return Ok(());
-                    }
+            done @ Event::Done { .. } => {
+                if let Some(info) = session.finished(done)
+                    && frontend.done(info, session)? == Flow::Quit
+                {
+                    return Ok(());
                 }
             }
             Event::Remote { source, input } => {

@@ -574,3 +574,29 @@ fn a_dropped_connection_reconnects_and_resumes_the_game() {
         "the GGF has the whole game, before and after the drop"
     );
 }
+
+#[test]
+fn a_huge_line_from_the_server_is_logged_cut() {
+    let server = FakeGgs::start(ServerConfig::default());
+    let dir = scratch("huge-log");
+    // -vv: every line received is logged, and the message it makes (not GGS's) once more.
+    let mut client = ClientProc::start(&server, &dir, PASSWORD, &["--depth", "1"]);
+    wait_for(&server, "the login", |s| {
+        s.logged_in.iter().any(|u| u == ME)
+    });
+    assert!(server.inject(ME, Fault::HugeLine(1 << 20)));
+    thread::sleep(Duration::from_millis(500));
+    client.send("quit");
+    assert!(
+        client.wait(&server).success(),
+        "{}",
+        tail(&client.stderr(), 20)
+    );
+    let err = client.stderr();
+    assert!(
+        err.contains(&format!("... ({} bytes)", 1 << 20)),
+        "{}",
+        tail(&err, 20)
+    );
+    assert!(err.len() < 64 * 1024, "stderr has {} bytes", err.len());
+}

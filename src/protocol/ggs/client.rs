@@ -14,8 +14,9 @@
 //!
 //! stdout gets one line for each thing a person watching wants to know (logged in, a match
 //! starts, a game ends, the connection drops); `-v` logs every line exchanged to stderr,
-//! the password masked.
+//! the password masked, long lines cut ([`super::excerpt`]).
 
+use super::excerpt::excerpt;
 use super::message::{
     BoardMessage, Framer, GameId, GameResult, GameType, GgsClock, MatchInfo, Message, Rated,
     Request, ResultHow, outgoing,
@@ -511,7 +512,7 @@ impl Ggs {
                     return self.match_over(&info, &result, session);
                 }
             }
-            Message::GameError { id, text } => self.game_error(id, &text),
+            Message::GameError { id, text } => self.game_error(id, &excerpt(&text)),
             Message::Timeout { id, name, fatal } => {
                 let level = if name == self.config.user {
                     log::Level::Error
@@ -520,13 +521,15 @@ impl Ggs {
                 };
                 log::log!(level, "GGS: {name} out of time in {id} (fatal: {fatal})");
             }
-            Message::Error(text) => log::warn!("GGS error: {text}"),
-            Message::Server(text) => log::info!("GGS: {text}"),
-            Message::Tell { from, text } => log::info!("GGS: {from} tells: {text}"),
-            Message::RatingUpdate { id, lines } => {
-                log::info!("GGS: rating update {id}: {}", lines.join("; "))
+            Message::Error(text) => log::warn!("GGS error: {}", excerpt(&text)),
+            Message::Server(text) => log::info!("GGS: {}", excerpt(&text)),
+            Message::Tell { from, text } => {
+                log::info!("GGS: {} tells: {}", excerpt(&from), excerpt(&text))
             }
-            Message::Other(text) => log::debug!("GGS: {text}"),
+            Message::RatingUpdate { id, lines } => {
+                log::info!("GGS: rating update {id}: {}", excerpt(&lines.join("; ")))
+            }
+            Message::Other(text) => log::debug!("GGS: {}", excerpt(&text)),
         }
         Ok(Flow::Continue)
     }
@@ -978,7 +981,7 @@ impl Frontend for Ggs {
         }
         match input {
             Input::Line(line) => {
-                log::info!("GGS < {line}");
+                log::info!("GGS < {}", excerpt(&line));
                 if self.login == Login::Password {
                     self.password_answer(&line, session)?;
                     return Ok(Flow::Continue);

@@ -9,10 +9,12 @@
 //!   no I/O, no threads.
 //! - [`client`]: the client that plays there (`outflank ggs`), a front-end on the game
 //!   controller like the others, whose commands come from the server.
+//! - Pure pieces of the client, no I/O: [`excerpt`] (server lines cut for the log).
 
 #![warn(missing_docs)]
 
 pub mod client;
+pub mod excerpt;
 pub mod message;
 
 pub use client::{AcceptPolicy, Ask, Config, Secret, run};

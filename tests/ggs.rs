@@ -6,6 +6,7 @@
 
 mod ggs_util;
 
+use ggs_util::not_ggs::{Behaviour, NotGgs, closed_port};
 use ggs_util::{FakeGgs, Fault, FinishedGame, Offer, ServerConfig, TestClock};
 use outflank::notation::parse_ggf_games;
 use outflank::{Color, Game};
@@ -40,11 +41,27 @@ impl ClientProc {
     /// Starts `outflank -vv ggs --host 127.0.0.1 --port PORT --user ME --password-file F`
     /// with `args` after, the password in a file of `dir`.
     fn start(server: &FakeGgs, dir: &std::path::Path, password: &str, args: &[&str]) -> Self {
+        ClientProc::start_at(server.port(), dir, password, Some("-vv"), args)
+    }
+
+    /// The same without logging (`-v` off): stderr has only what is said whatever the
+    /// log level.
+    fn start_quiet(port: u16, dir: &std::path::Path, args: &[&str]) -> Self {
+        ClientProc::start_at(port, dir, PASSWORD, None, args)
+    }
+
+    fn start_at(
+        port: u16,
+        dir: &std::path::Path,
+        password: &str,
+        verbose: Option<&str>,
+        args: &[&str],
+    ) -> Self {
         let pw = dir.join("password");
         std::fs::write(&pw, format!("{password}\n")).unwrap();
-        let port = server.port().to_string();
-        let mut all = vec![
-            "-vv",
+        let port = port.to_string();
+        let mut all: Vec<&str> = verbose.into_iter().collect();
+        all.extend([
             "ggs",
             "--host",
             "127.0.0.1",
@@ -58,7 +75,7 @@ impl ClientProc {
             "off",
             "--max-backoff",
             "1",
-        ];
+        ]);
         all.extend_from_slice(args);
         let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
             .args(&all)
@@ -93,18 +110,23 @@ impl ClientProc {
 
     /// Waits for the exit; fails the test (with the logs) after `PATIENCE`.
     fn wait(&mut self, server: &FakeGgs) -> ExitStatus {
+        self.wait_for_exit(PATIENCE, &|| tail(&server.transcript(), 60))
+    }
+
+    /// Waits `patience` for the exit; fails the test with the logs and `more` after it.
+    fn wait_for_exit(&mut self, patience: Duration, more: &dyn Fn() -> String) -> ExitStatus {
         let start = Instant::now();
         loop {
             if let Ok(Some(status)) = self.child.try_wait() {
                 return status;
             }
-            if start.elapsed() > PATIENCE {
+            if start.elapsed() > patience {
                 let _ = self.child.kill();
                 panic!(
-                    "the client did not exit\nstdout:\n{}\nstderr (end):\n{}\nserver:\n{}",
+                    "the client did not exit within {patience:?}\nstdout:\n{}\nstderr (end):\n{}\n{}",
                     self.stdout(),
                     tail(&self.stderr(), 40),
-                    tail(&server.transcript(), 60)
+                    more()
                 );
             }
             thread::sleep(Duration::from_millis(20));
@@ -599,4 +621,83 @@ fn a_huge_line_from_the_server_is_logged_cut() {
         tail(&err, 20)
     );
     assert!(err.len() < 64 * 1024, "stderr has {} bytes", err.len());
+}
+
+/// Runs the client without logging against a listener that is not a GGS server, with a
+/// short login deadline, a 1 s backoff and `retries`; returns the exit status, stdout,
+/// stderr and the time it took.
+fn give_up(name: &str, port: u16, retries: &str) -> (ExitStatus, String, String, Duration) {
+    let dir = scratch(name);
+    let start = Instant::now();
+    let mut client = ClientProc::start_quiet(
+        port,
+        &dir,
+        &["--depth", "1", "--retries", retries, "--login-timeout", "1"],
+    );
+    let status = client.wait_for_exit(PATIENCE, &String::new);
+    (status, client.stdout(), client.stderr(), start.elapsed())
+}
+
+/// Exit status 2 and one line on stderr that says it gave up after `n` attempts, and why.
+fn gave_up_in_one_line(status: ExitStatus, err: &str, n: usize, why: &str) {
+    assert_eq!(status.code(), Some(2), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "one line on stderr: {err}");
+    assert!(
+        lines[0].contains(&format!("gave up after {n} failed attempts")) && lines[0].contains(why),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_silent_server_fails_each_login_in_time_and_the_client_gives_up() {
+    let silent = NotGgs::start(Behaviour::Silent);
+    let (status, out, err, took) = give_up("silent", silent.port(), "3");
+    gave_up_in_one_line(status, &err, 3, "no login within 1 s");
+    // Exactly 3 attempts: 3 deadlines of 1 s and 2 waits of 1 s.
+    assert_eq!(silent.connections(), 3, "{out}");
+    assert!(took < Duration::from_secs(20), "{took:?}");
+    assert!(
+        took >= Duration::from_secs(4),
+        "the deadlines and waits kept: {took:?}"
+    );
+    assert_eq!(
+        out.matches("trying again in 1 s").count(),
+        2,
+        "each failure said on stdout: {out}"
+    );
+}
+
+#[test]
+fn a_server_that_closes_at_once_is_a_failed_login_not_a_lost_game() {
+    let closing = NotGgs::start(Behaviour::Close);
+    let (status, out, err, took) = give_up("closing", closing.port(), "3");
+    gave_up_in_one_line(status, &err, 3, "closed before the login");
+    assert_eq!(closing.connections(), 3, "{out}");
+    assert!(!out.contains("connection lost"), "{out}");
+    assert!(took < Duration::from_secs(20), "{took:?}");
+}
+
+#[test]
+fn junk_instead_of_the_login_prompt_fails_the_attempt() {
+    let junk = NotGgs::start(Behaviour::Junk);
+    let (status, out, err, took) = give_up("junk", junk.port(), "2");
+    gave_up_in_one_line(status, &err, 2, "not a GGS server");
+    assert_eq!(junk.connections(), 2, "{out}");
+    assert!(took < Duration::from_secs(20), "{took:?}");
+}
+
+#[test]
+fn a_refused_connection_counts_from_the_first_attempt() {
+    let (status, out, err, took) = give_up("refused", closed_port(), "2");
+    gave_up_in_one_line(status, &err, 2, "cannot connect");
+    assert_eq!(out.matches("trying again").count(), 1, "{out}");
+    assert!(took < Duration::from_secs(20), "{took:?}");
+    // One attempt is one attempt.
+    let (status, _, err, _) = give_up("refused-once", closed_port(), "1");
+    assert_eq!(status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("gave up after 1 failed attempt in a row"),
+        "{err}"
+    );
 }

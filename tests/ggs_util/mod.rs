@@ -38,8 +38,13 @@
 //! Everything is recorded for the test: every line each side sent ([`FakeGgs::log`]), the
 //! finished games ([`FinishedGame`]), the match results. No read or write waits without a
 //! timeout.
+//!
+//! [`not_ggs`] has listeners that are not GGS servers (silent, closing at once, sending
+//! junk), for the client's login deadline and retries.
 
 #![allow(dead_code)]
+
+pub mod not_ggs;
 
 use outflank::{Color, Game, Move, Position, Square};
 use std::collections::HashMap;

@@ -4,6 +4,12 @@
 //! a [`Controller`] of its own, keeps the connection alive, reconnects with backoff when it
 //! drops and resumes the games the server adjourned, and writes each finished game as GGF.
 //!
+//! Connecting: each attempt (a connection up to a successful login) must log in within the
+//! login deadline; an attempt that fails (refused, closed before the login, no login in
+//! time, text that is not GGS's) is counted and followed by a longer wait, and after the
+//! number of failures in a row the configuration allows, the client gives up with an error
+//! ([`super::retry`]).
+//!
 //! The server is the authority on each game: the controller's game follows the boards the
 //! server sends (a board that the moves do not reach replaces the game), and a move is sent
 //! only for a position the server showed with the client to move.
@@ -19,8 +25,9 @@
 use super::excerpt::excerpt;
 use super::message::{
     BoardMessage, Framer, GameId, GameResult, GameType, GgsClock, MatchInfo, Message, Rated,
-    Request, ResultHow, outgoing,
+    Request, ResultHow, not_text, outgoing,
 };
+use super::retry::{Failure, Next, Retry, secs_text};
 use crate::board::{Color, Position};
 use crate::controller::{
     Answer, Choice, Controller, Event, Flow, Frontend, Input, Interrupt, Mover, Options, Session,
@@ -156,22 +163,25 @@ pub struct Config {
     pub games: Option<PathBuf>,
     /// The engine options.
     pub options: Options,
-    /// The longest wait between two reconnection attempts.
+    /// The longest wait between two attempts to connect and log in.
     pub max_backoff: Duration,
-    /// Give up after this many failed reconnections in a row (`None`: never).
+    /// Give up after this many failed attempts in a row (`None`: never).
     pub retries: Option<u32>,
+    /// An attempt that has not logged in this long after connecting fails.
+    pub login_timeout: Duration,
     /// Send a keep-alive when nothing was sent for this long (GGS drops silent clients).
     pub keep_alive: Duration,
 }
-
-/// The first wait before reconnecting; it doubles after each failure.
-const FIRST_BACKOFF: Duration = Duration::from_secs(1);
 
 /// The time of a connection attempt.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A move whose sending fails this many times in one game stops the client playing it.
 const MAX_ERRORS: u32 = 3;
+
+/// The most bytes a server may send before its login prompt (a banner is a few lines):
+/// past it, the attempt fails.
+const BEFORE_PROMPT: usize = 64 * 1024;
 
 /// The part of `main` seconds left on a GGS clock that a move may plan with: the network
 /// and the server's own timing take a margin (a quarter of a second and 5%, at least); past
@@ -313,8 +323,13 @@ pub struct Ggs {
     adjourned: BTreeSet<GameId>,
     last_sent: Instant,
     reconnect_at: Option<Instant>,
-    backoff: Duration,
-    failures: u32,
+    retry: Retry,
+    /// The attempt under way fails if it has not logged in by then.
+    login_deadline: Option<Instant>,
+    /// Bytes received on this connection before the login prompt.
+    before_prompt: usize,
+    /// Connections opened so far.
+    attempts: u64,
     ended: usize,
     quitting: bool,
 }
@@ -323,6 +338,7 @@ impl Ggs {
     /// A client with `config`; `events` is the channel its connection's lines go to.
     pub fn new(config: Config, events: Sender<Event>) -> Ggs {
         Ggs {
+            retry: Retry::new(config.retries, config.max_backoff),
             config,
             events,
             stream: None,
@@ -337,8 +353,9 @@ impl Ggs {
             adjourned: BTreeSet::new(),
             last_sent: Instant::now(),
             reconnect_at: None,
-            backoff: FIRST_BACKOFF,
-            failures: 0,
+            login_deadline: None,
+            before_prompt: 0,
+            attempts: 0,
             ended: 0,
             quitting: false,
         }
@@ -367,9 +384,77 @@ impl Ggs {
         log::info!("GGS: connected to {addr}");
         self.stream = Some(stream);
         self.login = Login::Prompt;
+        self.login_deadline = Some(Instant::now() + self.config.login_timeout);
+        self.before_prompt = 0;
+        self.attempts += 1;
         self.framer = Framer::new();
         self.last_sent = Instant::now();
         Ok(())
+    }
+
+    /// `host:port`.
+    fn server(&self) -> String {
+        format!("{}:{}", self.config.host, self.config.port)
+    }
+
+    /// One attempt: connects (the stdout line says so); a failure is counted.
+    fn attempt(&mut self, session: &mut Session) -> io::Result<Flow> {
+        let again = self.attempts > 0;
+        match self.connect() {
+            Ok(()) => {
+                let what = if again { "reconnected" } else { "connected" };
+                session.line(&format!("{what} to {}", self.server()))?;
+                Ok(Flow::Continue)
+            }
+            Err(e) => self.failed(Failure::Connect(e), session),
+        }
+    }
+
+    /// The attempt under way failed: its connection (if any) is closed and what it still
+    /// sends ignored, the failure counted, and the next attempt planned; or, after the
+    /// failures in a row allowed, the client gives up (the error).
+    fn failed(&mut self, why: Failure, session: &mut Session) -> io::Result<Flow> {
+        if let Some(s) = self.stream.take() {
+            let _ = s.shutdown(Shutdown::Both);
+        }
+        self.source += 1;
+        self.login = Login::Prompt;
+        self.login_deadline = None;
+        log::warn!("GGS: attempt to log in at {} failed: {why}", self.server());
+        match self.retry.failed() {
+            Next::GiveUp(n) => Err(io::Error::other(format!(
+                "GGS at {}: gave up after {} in a row to log in (the last: {why})",
+                self.server(),
+                if n == 1 {
+                    "1 failed attempt".to_string()
+                } else {
+                    format!("{n} failed attempts")
+                }
+            ))),
+            Next::Wait(wait) => {
+                self.reconnect_at = Some(Instant::now() + wait);
+                session.line(&format!(
+                    "cannot log in at {}: {why}; trying again in {} s",
+                    self.server(),
+                    secs_text(wait)
+                ))?;
+                Ok(Flow::Continue)
+            }
+        }
+    }
+
+    /// A line that arrived before the login prompt: `Some` (why) when it shows that the
+    /// server is not GGS.
+    fn not_ggs(&mut self, line: &str) -> Option<String> {
+        self.before_prompt += line.len() + 1;
+        if not_text(line) {
+            return Some(format!(
+                "binary data instead of the login prompt: {:?}",
+                excerpt(line)
+            ));
+        }
+        (self.before_prompt > BEFORE_PROMPT)
+            .then(|| format!("over {BEFORE_PROMPT} bytes and no login prompt"))
     }
 
     /// Sends one line (its newline in the same write); logged unless `secret`.
@@ -447,8 +532,8 @@ impl Ggs {
         let t = line.trim_matches(|c: char| c.is_whitespace() || c == '\x07');
         if t == "READY" {
             self.login = Login::In;
-            self.failures = 0;
-            self.backoff = FIRST_BACKOFF;
+            self.login_deadline = None;
+            self.retry.logged_in();
             log::info!("GGS: logged in as {}", self.config.user);
             session.line(&format!("logged in as {}", self.config.user))?;
             for line in outgoing::setup() {
@@ -821,18 +906,17 @@ impl Ggs {
         Flow::Quit
     }
 
-    /// The connection is gone.
+    /// The connection is gone: before the login, the attempt failed; after, the games
+    /// are adjourned and the client reconnects.
     fn lost(&mut self, session: &mut Session) -> io::Result<Flow> {
-        self.stream = None;
         if self.quitting {
+            self.stream = None;
             return Ok(Flow::Quit);
         }
-        if matches!(self.login, Login::Name | Login::Password) {
-            return Err(io::Error::new(
-                io::ErrorKind::ConnectionAborted,
-                "GGS closed the connection during the login",
-            ));
+        if self.login != Login::In {
+            return self.failed(Failure::Closed, session);
         }
+        self.stream = None;
         let playing: Vec<GameId> = self.matches.iter().cloned().collect();
         self.adjourned.extend(playing);
         let ids: Vec<GameId> = self.games.keys().cloned().collect();
@@ -842,10 +926,11 @@ impl Ggs {
         self.matches.clear();
         self.accepted.clear();
         self.login = Login::Prompt;
-        self.reconnect_at = Some(Instant::now() + self.backoff);
+        let wait = self.retry.wait();
+        self.reconnect_at = Some(Instant::now() + wait);
         session.line(&format!(
             "connection lost; reconnecting in {} s",
-            self.backoff.as_secs()
+            secs_text(wait)
         ))?;
         Ok(Flow::Continue)
     }
@@ -929,15 +1014,7 @@ fn ggf_of(g: &GameState, result: &GameResult) -> GgfGame {
 
 impl Frontend for Ggs {
     fn start(&mut self, session: &mut Session) -> io::Result<Flow> {
-        let (host, port) = (self.config.host.clone(), self.config.port);
-        self.connect().map_err(|e| {
-            io::Error::new(
-                e.kind(),
-                format!("cannot connect to GGS at {host}:{port}: {e}"),
-            )
-        })?;
-        session.line(&format!("connected to {host}:{port}"))?;
-        Ok(Flow::Continue)
+        self.attempt(session)
     }
 
     fn interrupts(&self, input: &Input) -> Interrupt {
@@ -982,6 +1059,11 @@ impl Frontend for Ggs {
         match input {
             Input::Line(line) => {
                 log::info!("GGS < {}", excerpt(&line));
+                if self.login == Login::Prompt
+                    && let Some(why) = self.not_ggs(&line)
+                {
+                    return self.failed(Failure::NotGgs(why), session);
+                }
                 if self.login == Login::Password {
                     self.password_answer(&line, session)?;
                     return Ok(Flow::Continue);
@@ -1001,6 +1083,10 @@ impl Frontend for Ggs {
                 }
                 Ok(Flow::Continue)
             }
+            Input::TooLong { len } if self.login != Login::In => self.failed(
+                Failure::NotGgs(format!("a line of {len} bytes before the login")),
+                session,
+            ),
             Input::TooLong { len } => {
                 self.framer.push_too_long(len);
                 Ok(Flow::Continue)
@@ -1019,7 +1105,11 @@ impl Frontend for Ggs {
 
     fn tick(&mut self, session: &mut Session) -> io::Result<Flow> {
         if self.stream.is_some() {
-            if self.login == Login::In && self.last_sent.elapsed() >= self.config.keep_alive {
+            if self.login != Login::In {
+                if self.login_deadline.is_some_and(|d| Instant::now() >= d) {
+                    return self.failed(Failure::Timeout(self.config.login_timeout), session);
+                }
+            } else if self.last_sent.elapsed() >= self.config.keep_alive {
                 self.send(&outgoing::keep_alive());
             }
             return Ok(Flow::Continue);
@@ -1030,36 +1120,13 @@ impl Frontend for Ggs {
         if Instant::now() < at {
             return Ok(Flow::Continue);
         }
-        match self.connect() {
-            Ok(()) => {
-                self.reconnect_at = None;
-                session.line("reconnected")?;
-            }
-            Err(e) => {
-                self.failures += 1;
-                if self.config.retries.is_some_and(|n| self.failures > n) {
-                    return Err(io::Error::new(
-                        e.kind(),
-                        format!(
-                            "GGS: gave up reconnecting after {} tries: {e}",
-                            self.failures
-                        ),
-                    ));
-                }
-                self.backoff = (self.backoff * 2).min(self.config.max_backoff);
-                log::warn!(
-                    "GGS: reconnecting failed ({e}); next try in {} s",
-                    self.backoff.as_secs()
-                );
-                self.reconnect_at = Some(Instant::now() + self.backoff);
-            }
-        }
-        Ok(Flow::Continue)
+        self.reconnect_at = None;
+        self.attempt(session)
     }
 }
 
 /// Runs the client until it logs out (`quit` on stdin, Ctrl-C, `--matches` played) or
-/// fails (a refused login, a server that cannot be reached, reconnections given up).
+/// fails (a refused login, attempts to log in given up).
 pub fn run(config: Config) -> io::Result<()> {
     let engine_config = config.options.engine_config();
     let (tx, rx) = crate::controller::events();

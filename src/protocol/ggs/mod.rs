@@ -9,13 +9,15 @@
 //!   no I/O, no threads.
 //! - [`client`]: the client that plays there (`outflank ggs`), a front-end on the game
 //!   controller like the others, whose commands come from the server.
-//! - Pure pieces of the client, no I/O: [`excerpt`] (server lines cut for the log).
+//! - Pure pieces of the client, no I/O: [`retry`] (failed attempts to log in, the waits
+//!   between them, when to give up), [`excerpt`] (server lines cut for the log).
 
 #![warn(missing_docs)]
 
 pub mod client;
 pub mod excerpt;
 pub mod message;
+pub mod retry;
 
 pub use client::{AcceptPolicy, Ask, Config, Secret, run};
 pub use message::{GameType, GgsClock};

@@ -701,3 +701,58 @@ fn a_refused_connection_counts_from_the_first_attempt() {
         "{err}"
     );
 }
+
+#[test]
+fn a_games_file_that_cannot_be_written_is_refused_at_start() {
+    let server = FakeGgs::start(ServerConfig::default());
+    let dir = scratch("games-dir");
+    let mut client = ClientProc::start_quiet(
+        server.port(),
+        &dir,
+        &["--depth", "1", "--games", "/nonexistent-dir/x.ggf"],
+    );
+    let status = client.wait_for_exit(Duration::from_secs(30), &String::new);
+    assert_eq!(status.code(), Some(2));
+    let err = client.stderr();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("/nonexistent-dir/x.ggf"), "{err}");
+    assert_eq!(
+        server.snapshot().connections,
+        0,
+        "refused before connecting"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_game_that_cannot_be_written_is_an_error_and_exit_status_2() {
+    let server = FakeGgs::start(ServerConfig::default());
+    let dir = scratch("games-full");
+    let mut client = ClientProc::start_quiet(
+        server.port(),
+        &dir,
+        &["--depth", "2", "--matches", "1", "--games", "/dev/full"],
+    );
+    offer_once_logged_in(&server, Offer::new("8", TestClock::secs(60.0, 0.0, 30.0)));
+    let status = client.wait(&server);
+    assert_eq!(status.code(), Some(2), "{}", client.stderr());
+    assert_eq!(server.finished().len(), 1, "the game was played out");
+    let err = client.stderr();
+    assert!(
+        err.lines()
+            .next()
+            .is_some_and(|l| l.contains("cannot write game .") && l.contains("/dev/full")),
+        "the error when it happens: {err}"
+    );
+    assert!(
+        err.lines()
+            .last()
+            .is_some_and(|l| l.contains("1 game was not written to /dev/full")),
+        "and at the end: {err}"
+    );
+    assert_eq!(
+        server.client_lines(ME).last().map(String::as_str),
+        Some("quit"),
+        "it logged out as usual"
+    );
+}

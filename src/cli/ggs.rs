@@ -1,7 +1,10 @@
 //! `outflank ggs`: play on GGS, the Generic Game Server's Othello service, as a bot.
 
+use super::common::open_append;
 use super::gtp::FrontendArgs;
-use crate::protocol::ggs::{self, AcceptPolicy, Ask, Config, GameType, GgsClock, Secret};
+use crate::protocol::ggs::{
+    self, AcceptPolicy, Ask, Config, GameType, GamesFile, GgsClock, Secret,
+};
 use anyhow::Context;
 use clap::Args as ClapArgs;
 use std::path::PathBuf;
@@ -52,7 +55,9 @@ pub struct Args {
     /// Decline a clock longer than this, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 86400.0)]
     pub max_time: f64,
-    /// Append each finished game to this file as GGF, one game a line.
+    /// Append each finished game to this file as GGF, one game a line. It is opened at
+    /// start: a path that cannot be written is refused (exit status 2); a game that cannot
+    /// be written later is an error on stderr, and the run ends with exit status 2.
     #[arg(long, value_name = "FILE")]
     pub games: Option<PathBuf>,
     /// Give up after N failed attempts in a row to connect and log in (refused, closed
@@ -140,6 +145,10 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     let password = password(&a)?;
     let ask = a.ask.as_deref().map(ask).transpose()?;
     a.engine.load_eval()?;
+    let games = match &a.games {
+        Some(p) => Some(GamesFile::new(p.clone(), open_append(p)?)),
+        None => None,
+    };
     let config = Config {
         host: a.host.clone(),
         port: a.port,
@@ -156,7 +165,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         },
         ask,
         matches: a.matches,
-        games: a.games.clone(),
+        games,
         options: a.engine.options()?,
         max_backoff: Duration::from_secs(a.max_backoff),
         retries: a.retries,

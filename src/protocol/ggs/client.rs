@@ -23,6 +23,7 @@
 //! the password masked, long lines cut ([`super::excerpt`]).
 
 use super::excerpt::excerpt;
+use super::games_file::GamesFile;
 use super::message::{
     BoardMessage, Framer, GameId, GameResult, GameType, GgsClock, MatchInfo, Message, Rated,
     Request, ResultHow, not_text, outgoing,
@@ -41,7 +42,6 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpStream, ToSocketAddrs};
-use std::path::PathBuf;
 use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
@@ -141,7 +141,7 @@ pub struct Ask {
 }
 
 /// How the client runs.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Config {
     /// The server's host name.
     pub host: String,
@@ -160,7 +160,7 @@ pub struct Config {
     /// Log out after this many matches have ended.
     pub matches: Option<usize>,
     /// Append each finished game to this file, one GGF game a line.
-    pub games: Option<PathBuf>,
+    pub games: Option<GamesFile>,
     /// The engine options.
     pub options: Options,
     /// The longest wait between two attempts to connect and log in.
@@ -831,16 +831,8 @@ impl Ggs {
             self.config.user,
             g.names[other.index()],
         ))?;
-        if let Some(path) = &self.config.games {
-            let line = ggf_of(&g, result).to_ggf();
-            let write = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .and_then(|mut f| writeln!(f, "{line}"));
-            if let Err(e) = write {
-                log::error!("GGS: cannot write {}: {e}", path.display());
-            }
+        if let Some(file) = &mut self.config.games {
+            file.append(&ggf_of(&g, result).to_ggf(), &format!("game {id}"));
         }
         Ok(())
     }
@@ -1126,7 +1118,8 @@ impl Frontend for Ggs {
 }
 
 /// Runs the client until it logs out (`quit` on stdin, Ctrl-C, `--matches` played) or
-/// fails (a refused login, attempts to log in given up).
+/// fails (a refused login, attempts to log in given up, a game that could not be written
+/// to the games file: the error says so at the end).
 pub fn run(config: Config) -> io::Result<()> {
     let engine_config = config.options.engine_config();
     let (tx, rx) = crate::controller::events();
@@ -1147,7 +1140,19 @@ pub fn run(config: Config) -> io::Result<()> {
             }
         })?;
     let mut client = Ggs::new(config, tx.clone());
-    crate::controller::run(&mut client, (tx, rx), io::stdout(), engine_config)
+    crate::controller::run(&mut client, (tx, rx), io::stdout(), engine_config)?;
+    match &client.config.games {
+        Some(file) if file.lost() > 0 => Err(io::Error::other(format!(
+            "{} not written to {} (see the errors above)",
+            if file.lost() == 1 {
+                "1 game was".to_string()
+            } else {
+                format!("{} games were", file.lost())
+            },
+            file.path().display()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]

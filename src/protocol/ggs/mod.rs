@@ -11,13 +11,16 @@
 //!   controller like the others, whose commands come from the server.
 //! - Pure pieces of the client, no I/O: [`retry`] (failed attempts to log in, the waits
 //!   between them, when to give up), [`excerpt`] (server lines cut for the log).
+//! - [`games_file`]: the file the finished games are appended to.
 
 #![warn(missing_docs)]
 
 pub mod client;
 pub mod excerpt;
+pub mod games_file;
 pub mod message;
 pub mod retry;
 
 pub use client::{AcceptPolicy, Ask, Config, Secret, run};
+pub use games_file::GamesFile;
 pub use message::{GameType, GgsClock};

@@ -268,10 +268,17 @@ fn a_game_offered_is_accepted_played_out_won_and_written_as_ggf() {
         parts[1].parse::<f64>().is_ok() && parts[2].parse::<f64>().is_ok(),
         "{play}"
     );
-    // People watching see the match and the result on stdout.
+    // People watching see the match and the result on stdout, both lines from the
+    // client's side (the server's `- match` score is from the challenger's).
     let out = client.stdout();
     assert!(out.contains("logged in as outflank"), "{out}");
-    assert!(out.contains("match ") && out.contains(" over: "), "{out}");
+    let won = format!("won by {}", my_score(&finished[0]));
+    let game_line = out.lines().find(|l| l.starts_with("game ")).unwrap_or("");
+    let match_line = out
+        .lines()
+        .find(|l| l.starts_with("match .") && l.contains(" over: "));
+    assert!(game_line.ends_with(&won), "{out}");
+    assert!(match_line.is_some_and(|l| l.ends_with(&won)), "{out}");
 }
 
 #[test]

@@ -19,15 +19,17 @@
 //! it loses at best by the smallest margin), and the extension is kept as a reserve.
 //!
 //! stdout gets one line for each thing a person watching wants to know (logged in, a match
-//! starts, a game ends, the connection drops); `-v` logs every line exchanged to stderr,
-//! the password masked, long lines cut ([`super::excerpt`]).
+//! starts, a game ends, the connection drops), every result from the client's side; `-v`
+//! logs every line exchanged to stderr, the password masked, long lines cut
+//! ([`super::excerpt`]).
 
 use super::excerpt::excerpt;
 use super::games_file::GamesFile;
 use super::message::{
     BoardMessage, Framer, GameId, GameResult, GameType, GgsClock, MatchInfo, Message, Rated,
-    Request, ResultHow, not_text, outgoing,
+    Request, not_text, outgoing,
 };
+use super::outcome::{margin_text, mine_text, result_text, seen_from};
 use super::retry::{Failure, Next, Retry, secs_text};
 use crate::board::{Color, Position};
 use crate::controller::{
@@ -591,7 +593,11 @@ impl Ggs {
                 }
             }
             Message::Board(b) => self.board(*b, session)?,
-            Message::GameEnd { id, result, .. } => self.game_over(&id, &result, session)?,
+            Message::GameEnd {
+                id,
+                players,
+                result,
+            } => self.game_over(&id, &result, &players[0], session)?,
             Message::MatchEnd { info, result } => {
                 if self.matches.contains(&info.id) {
                     return self.match_over(&info, &result, session);
@@ -794,11 +800,13 @@ impl Ggs {
         }
     }
 
-    /// A game ended (`/os: end`, or the end of a one-game match).
+    /// A game ended (`/os: end`, or the end of a one-game match); `result` is from the side
+    /// of `first`, the player the server listed first.
     fn game_over(
         &mut self,
         id: &GameId,
         result: &GameResult,
+        first: &str,
         session: &mut Session,
     ) -> io::Result<()> {
         let Some(g) = self.games.remove(id) else {
@@ -816,15 +824,10 @@ impl Ggs {
             let black = f64::from(pos.black_final_score()) - g.komi.unwrap_or(0.0);
             let mine = if me == Color::Black { black } else { -black };
             let komi = g.komi.map_or(String::new(), |k| format!(" (komi {k})"));
-            if mine > 0.0 {
-                format!("won by {mine}{komi}")
-            } else if mine < 0.0 {
-                format!("lost by {}{komi}", -mine)
-            } else {
-                format!("a draw{komi}")
-            }
+            format!("{}{komi}", margin_text(mine))
         } else {
-            format!("not played out, {}", result_text(result))
+            let mine = seen_from(result, first != self.config.user);
+            format!("not played out, {}", mine_text(&mine))
         };
         session.line(&format!(
             "game {id} over: {} ({me}) against {} ({other}): {how}",
@@ -832,7 +835,8 @@ impl Ggs {
             g.names[other.index()],
         ))?;
         if let Some(file) = &mut self.config.games {
-            file.append(&ggf_of(&g, result).to_ggf(), &format!("game {id}"));
+            let black = seen_from(result, first != g.names[0]);
+            file.append(&ggf_of(&g, &black).to_ggf(), &format!("game {id}"));
         }
         Ok(())
     }
@@ -862,12 +866,14 @@ impl Ggs {
             }
             return Ok(Flow::Continue);
         }
+        let first = &info.players[0].name;
         for id in &ids {
-            self.game_over(id, result, session)?;
+            self.game_over(id, result, first, session)?;
         }
         self.matches.remove(&info.id);
         self.ended += 1;
-        session.line(&format!("match {} over: {}", info.id, result_text(result)))?;
+        let mine = seen_from(result, *first != self.config.user);
+        session.line(&format!("match {} over: {}", info.id, mine_text(&mine)))?;
         if self.done_playing() && self.matches.is_empty() {
             return Ok(self.quit());
         }
@@ -961,25 +967,7 @@ fn sync_game(g: &mut GameState, b: &BoardMessage) {
     g.notes.clear();
 }
 
-/// A result for people.
-fn result_text(r: &GameResult) -> String {
-    match r {
-        GameResult::Score { score, how } => {
-            let how = match how {
-                ResultHow::Normal => "",
-                ResultHow::Resigned => " (resigned)",
-                ResultHow::Timeout => " (on time)",
-                ResultHow::Left => " (left)",
-            };
-            format!("{score:+.2}{how}")
-        }
-        GameResult::Aborted => "aborted".into(),
-        GameResult::Left(who) => format!("{who} left"),
-        GameResult::Other(t) => t.clone(),
-    }
-}
-
-/// A finished game as GGF.
+/// A finished game as GGF; `result` is from Black's side.
 fn ggf_of(g: &GameState, result: &GameResult) -> GgfGame {
     let mut ggf = GgfGame::from_game(g.ctl.game());
     for (ply, m) in ggf.moves.iter_mut().enumerate() {

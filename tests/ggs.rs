@@ -9,6 +9,7 @@ mod ggs_util;
 use ggs_util::not_ggs::{Behaviour, NotGgs, closed_port};
 use ggs_util::{FakeGgs, Fault, FinishedGame, Offer, ServerConfig, TestClock};
 use outflank::notation::parse_ggf_games;
+use outflank::protocol::ggs::GgsClock;
 use outflank::{Color, Game};
 use std::io::Write;
 use std::path::PathBuf;
@@ -602,6 +603,9 @@ fn a_dropped_connection_reconnects_and_resumes_the_game() {
         snap.finished[0].moves,
         "the GGF has the whole game, before and after the drop"
     );
+    // The game's clock, not what was left when it resumed.
+    let clock: GgsClock = "02:00//00:30".parse().unwrap();
+    assert_eq!(ggf[0].time, Some(clock.to_ggf()), "{text}");
 }
 
 #[test]

@@ -25,6 +25,7 @@
 
 use super::excerpt::excerpt;
 use super::games_file::GamesFile;
+use super::match_clocks::MatchClocks;
 use super::message::{
     BoardMessage, Framer, GameId, GameResult, GameType, GgsClock, MatchInfo, Message, Rated,
     Request, not_text, outgoing,
@@ -293,7 +294,7 @@ struct GameState {
     names: [String; 2],
     ratings: [f64; 2],
     game_type: GameType,
-    /// The clock the match started with, for the GGF.
+    /// The game's clock (its start, not a resumption's time left), for the GGF.
     start_clock: Option<GgsClock>,
     /// Each move's eval and time, as the boards reported them, by ply.
     notes: BTreeMap<usize, (Option<f64>, Option<f64>)>,
@@ -323,6 +324,8 @@ pub struct Ggs {
     accepted: BTreeSet<GameId>,
     /// Matches adjourned by a dropped connection, to resume.
     adjourned: BTreeSet<GameId>,
+    /// The clocks the client's matches started with.
+    clocks: MatchClocks,
     last_sent: Instant,
     reconnect_at: Option<Instant>,
     retry: Retry,
@@ -353,6 +356,7 @@ impl Ggs {
             searching: None,
             accepted: BTreeSet::new(),
             adjourned: BTreeSet::new(),
+            clocks: MatchClocks::new(),
             last_sent: Instant::now(),
             reconnect_at: None,
             login_deadline: None,
@@ -580,6 +584,7 @@ impl Ggs {
                 if info.has_player(&self.config.user) {
                     self.accepted.clear();
                     self.adjourned.remove(&info.id);
+                    self.clocks.started(&info, &self.config.user);
                     let other = info
                         .players
                         .iter()
@@ -633,7 +638,12 @@ impl Ggs {
         }
         let me = &self.config.user;
         let for_me = r.challengee.as_ref().is_some_and(|p| &p.name == me);
-        if r.challenger.name == *me || !for_me {
+        if r.challenger.name == *me {
+            // The client's own request (an ask, or one to resume a stored game).
+            self.clocks.requested(r, me);
+            return;
+        }
+        if !for_me {
             return;
         }
         let verdict = if self.done_playing() {
@@ -650,6 +660,7 @@ impl Ggs {
         match verdict {
             Ok(()) => {
                 log::info!("GGS: accepting {} from {}", r.id, r.challenger.name);
+                self.clocks.requested(r, &self.config.user);
                 self.accepted.insert(r.id.clone());
                 self.send(&outgoing::accept(&r.id));
             }
@@ -681,6 +692,14 @@ impl Ggs {
             }
             let black = b.player(Color::Black);
             let white = b.player(Color::White);
+            // The game's clock: its request's, else the board's when the game starts now
+            // (a resumed game's board shows the time left).
+            let start_clock = match self.clocks.of(&b.id.match_id()) {
+                Some(c) => Some(c.clone()),
+                None => {
+                    (b.moves.is_empty() && b.start.is_some()).then(|| b.player(me).clock.clone())
+                }
+            };
             let state = GameState {
                 ctl: Controller::new(self.config.options.clone()),
                 me,
@@ -690,7 +709,7 @@ impl Ggs {
                 names: [black.name.clone(), white.name.clone()],
                 ratings: [black.rating, white.rating],
                 game_type: b.game_type.clone(),
-                start_clock: Some(b.player(me).clock.clone()),
+                start_clock,
                 notes: BTreeMap::new(),
                 turn: None,
                 sent_for: None,
@@ -854,6 +873,7 @@ impl Ggs {
             .filter(|g| g.match_id() == info.id)
             .cloned()
             .collect();
+        self.clocks.ended(&info.id);
         if let GameResult::Left(who) = result {
             // Adjourned: the games are stored and resume later.
             session.line(&format!("match {} adjourned ({who} left)", info.id))?;

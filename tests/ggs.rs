@@ -767,3 +767,25 @@ fn a_game_that_cannot_be_written_is_an_error_and_exit_status_2() {
         "it logged out as usual"
     );
 }
+
+#[test]
+fn a_synchro_match_shares_the_clock_between_its_two_games() {
+    // Both games wait for the client's one search at once, and each game's clock runs
+    // while it thinks about the other: each plans with half its clock, and so uses no more
+    // of it than a single game does (about 60% here; planning with the whole clock each
+    // game used over 80%).
+    let server = FakeGgs::start(ServerConfig::default());
+    let dir = scratch("synchro-clock");
+    let mut client = ClientProc::start(&server, &dir, PASSWORD, &["--matches", "1"]);
+    let main = 10.0;
+    offer_once_logged_in(&server, Offer::new("s8", TestClock::secs(main, 0.0, 3.0)));
+    assert!(client.wait(&server).success(), "{}", client.stderr());
+    let finished = server.finished();
+    assert_eq!(finished.len(), 2, "{finished:?}");
+    clean(&finished);
+    for g in &finished {
+        let me = g.color_of(ME).unwrap();
+        let used = main - g.main_left[if me == Color::Black { 0 } else { 1 }];
+        assert!(used <= 0.7 * main, "{}: {used:.2} s of {main} used", g.id);
+    }
+}

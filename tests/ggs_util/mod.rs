@@ -275,6 +275,9 @@ pub struct FinishedGame {
     pub errors: usize,
     /// The komi of a komi game: black wins when `board_score` is above it.
     pub komi: Option<f64>,
+    /// The main time each side had left at the end (black's, white's), in seconds; below
+    /// zero once into the extension.
+    pub main_left: [f64; 2],
 }
 
 impl FinishedGame {
@@ -975,6 +978,7 @@ impl State {
             over_time: over,
             errors: g.errors,
             komi: g.komi,
+            main_left: [g.clocks[0].main, g.clocks[1].main],
         };
         let first_black = fin.black == m.players[0];
         let black_net = score as f64 - fin.komi.unwrap_or(0.0);

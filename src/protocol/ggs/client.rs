@@ -15,14 +15,15 @@
 //! only for a position the server showed with the client to move.
 //!
 //! Clocks: a game's budget is the main time the server shows for the client, less a margin
-//! for the network ([`safe_time`]): GGS's main time is the one that decides (a player past
-//! it loses at best by the smallest margin), and the extension is kept as a reserve.
+//! for the network, split between the games of a synchro match still running
+//! ([`super::budget`]).
 //!
 //! stdout gets one line for each thing a person watching wants to know (logged in, a match
 //! starts, a game ends, the connection drops), every result from the client's side; `-v`
 //! logs every line exchanged to stderr, the password masked, long lines cut
 //! ([`super::excerpt`]).
 
+use super::budget::plan_time;
 use super::excerpt::excerpt;
 use super::games_file::GamesFile;
 use super::match_clocks::MatchClocks;
@@ -185,19 +186,6 @@ const MAX_ERRORS: u32 = 3;
 /// The most bytes a server may send before its login prompt (a banner is a few lines):
 /// past it, the attempt fails.
 const BEFORE_PROMPT: usize = 64 * 1024;
-
-/// The part of `main` seconds left on a GGS clock that a move may plan with: the network
-/// and the server's own timing take a margin (a quarter of a second and 5%, at least); past
-/// the main time, the extension is planned with in the same way.
-pub fn safe_time(clock: &GgsClock) -> f64 {
-    let left = if clock.main > 0.0 {
-        clock.main
-    } else {
-        clock.main + clock.extension
-    };
-    let margin = 0.25 + 0.05 * left.max(0.0);
-    (left - margin).max(0.01)
-}
 
 /// How long the server may be quiet before an unfinished line that is a login prompt is
 /// taken as a whole line (the prompts may come without a line end).
@@ -730,7 +718,8 @@ impl Ggs {
         g.bidding = bidding;
         g.plays = if bidding { pos.to_move } else { me };
         let plays = g.plays;
-        // The clock for the time manager: what the server shows, less a margin.
+        // The clock for the time manager: what the server shows, less a margin, shared with
+        // the other game of a synchro match while both run (one search serves both).
         let clock = &b.player(me).clock;
         g.ctl.clock_mut().set_control(
             plays,
@@ -740,8 +729,20 @@ impl Ggs {
                 ..TimeControl::default()
             }),
         );
-        g.ctl.clock_mut().set_left(plays, safe_time(clock), 0);
-        if pos.board.is_game_over() || pos.to_move != plays {
+        let over = pos.board.is_game_over();
+        let match_id = b.id.match_id();
+        let others = self
+            .games
+            .iter()
+            .filter(|(id, o)| {
+                **id != b.id && id.match_id() == match_id && !o.ctl.position().board.is_game_over()
+            })
+            .count();
+        let g = self.games.get_mut(&b.id).expect("inserted");
+        g.ctl
+            .clock_mut()
+            .set_left(plays, plan_time(clock, 1 + others), 0);
+        if over || pos.to_move != plays {
             g.turn = None;
             return Ok(());
         }

@@ -10,13 +10,14 @@
 //! - [`client`]: the client that plays there (`outflank ggs`), a front-end on the game
 //!   controller like the others, whose commands come from the server.
 //! - Pure pieces of the client, no I/O: [`retry`] (failed attempts to log in, the waits
-//!   between them, when to give up), [`match_clocks`] (the clock each match started with),
-//!   [`outcome`] (results from the client's side), [`excerpt`] (server lines cut for the
-//!   log).
+//!   between them, when to give up), [`budget`] (the time a move plans with),
+//!   [`match_clocks`] (the clock each match started with), [`outcome`] (results from the
+//!   client's side), [`excerpt`] (server lines cut for the log).
 //! - [`games_file`]: the file the finished games are appended to.
 
 #![warn(missing_docs)]
 
+pub mod budget;
 pub mod client;
 pub mod excerpt;
 pub mod games_file;

@@ -726,6 +726,9 @@ impl Ggs {
             Some(TimeControl {
                 main: clock.main.max(0.0),
                 increment: clock.increment,
+                // Past the main time, a control of nothing but zeros would read as
+                // untimed: the extension keeps the clock on.
+                extension: clock.extension.max(0.0),
                 ..TimeControl::default()
             }),
         );

@@ -66,8 +66,8 @@ pub struct Args {
     /// never give up).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub retries: Option<u32>,
-    /// The longest wait between two attempts, in seconds: the first wait is 1 s (or this,
-    /// if shorter) and it doubles after each failed attempt.
+    /// The longest wait between two attempts, in seconds: the first wait is 1 s, and it
+    /// doubles after each failed attempt up to this.
     #[arg(long, value_name = "SECONDS", default_value_t = 60,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_backoff: u64,
@@ -75,7 +75,6 @@ pub struct Args {
     /// within this many seconds of connecting.
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
     pub login_timeout: f64,
-
     /// Send a keep-alive (`tell /os continue`) after this many seconds without a line sent.
     #[arg(long, value_name = "SECONDS", default_value_t = 50,
           value_parser = clap::value_parser!(u64).range(1..))]

@@ -6,8 +6,10 @@
 
 mod ggs_util;
 
+use ggs_util::not_ggs::{Behaviour, NotGgs, closed_port};
 use ggs_util::{FakeGgs, Fault, FinishedGame, Offer, ServerConfig, TestClock};
 use outflank::notation::parse_ggf_games;
+use outflank::protocol::ggs::GgsClock;
 use outflank::{Color, Game};
 use std::io::Write;
 use std::path::PathBuf;
@@ -40,11 +42,27 @@ impl ClientProc {
     /// Starts `outflank -vv ggs --host 127.0.0.1 --port PORT --user ME --password-file F`
     /// with `args` after, the password in a file of `dir`.
     fn start(server: &FakeGgs, dir: &std::path::Path, password: &str, args: &[&str]) -> Self {
+        ClientProc::start_at(server.port(), dir, password, Some("-vv"), args)
+    }
+
+    /// The same without logging (`-v` off): stderr has only what is said whatever the
+    /// log level.
+    fn start_quiet(port: u16, dir: &std::path::Path, args: &[&str]) -> Self {
+        ClientProc::start_at(port, dir, PASSWORD, None, args)
+    }
+
+    fn start_at(
+        port: u16,
+        dir: &std::path::Path,
+        password: &str,
+        verbose: Option<&str>,
+        args: &[&str],
+    ) -> Self {
         let pw = dir.join("password");
         std::fs::write(&pw, format!("{password}\n")).unwrap();
-        let port = server.port().to_string();
-        let mut all = vec![
-            "-vv",
+        let port = port.to_string();
+        let mut all: Vec<&str> = verbose.into_iter().collect();
+        all.extend([
             "ggs",
             "--host",
             "127.0.0.1",
@@ -58,7 +76,7 @@ impl ClientProc {
             "off",
             "--max-backoff",
             "1",
-        ];
+        ]);
         all.extend_from_slice(args);
         let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
             .args(&all)
@@ -93,18 +111,23 @@ impl ClientProc {
 
     /// Waits for the exit; fails the test (with the logs) after `PATIENCE`.
     fn wait(&mut self, server: &FakeGgs) -> ExitStatus {
+        self.wait_for_exit(PATIENCE, &|| tail(&server.transcript(), 60))
+    }
+
+    /// Waits `patience` for the exit; fails the test with the logs and `more` after it.
+    fn wait_for_exit(&mut self, patience: Duration, more: &dyn Fn() -> String) -> ExitStatus {
         let start = Instant::now();
         loop {
             if let Ok(Some(status)) = self.child.try_wait() {
                 return status;
             }
-            if start.elapsed() > PATIENCE {
+            if start.elapsed() > patience {
                 let _ = self.child.kill();
                 panic!(
-                    "the client did not exit\nstdout:\n{}\nstderr (end):\n{}\nserver:\n{}",
+                    "the client did not exit within {patience:?}\nstdout:\n{}\nstderr (end):\n{}\n{}",
                     self.stdout(),
                     tail(&self.stderr(), 40),
-                    tail(&server.transcript(), 60)
+                    more()
                 );
             }
             thread::sleep(Duration::from_millis(20));
@@ -246,10 +269,17 @@ fn a_game_offered_is_accepted_played_out_won_and_written_as_ggf() {
         parts[1].parse::<f64>().is_ok() && parts[2].parse::<f64>().is_ok(),
         "{play}"
     );
-    // People watching see the match and the result on stdout.
+    // People watching see the match and the result on stdout, both lines from the
+    // client's side (the server's `- match` score is from the challenger's).
     let out = client.stdout();
     assert!(out.contains("logged in as outflank"), "{out}");
-    assert!(out.contains("match ") && out.contains(" over: "), "{out}");
+    let won = format!("won by {}", my_score(&finished[0]));
+    let game_line = out.lines().find(|l| l.starts_with("game ")).unwrap_or("");
+    let match_line = out
+        .lines()
+        .find(|l| l.starts_with("match .") && l.contains(" over: "));
+    assert!(game_line.ends_with(&won), "{out}");
+    assert!(match_line.is_some_and(|l| l.ends_with(&won)), "{out}");
 }
 
 #[test]
@@ -573,4 +603,189 @@ fn a_dropped_connection_reconnects_and_resumes_the_game() {
         snap.finished[0].moves,
         "the GGF has the whole game, before and after the drop"
     );
+    // The game's clock, not what was left when it resumed.
+    let clock: GgsClock = "02:00//00:30".parse().unwrap();
+    assert_eq!(ggf[0].time, Some(clock.to_ggf()), "{text}");
+}
+
+#[test]
+fn a_huge_line_from_the_server_is_logged_cut() {
+    let server = FakeGgs::start(ServerConfig::default());
+    let dir = scratch("huge-log");
+    // -vv: every line received is logged, and the message it makes (not GGS's) once more.
+    let mut client = ClientProc::start(&server, &dir, PASSWORD, &["--depth", "1"]);
+    wait_for(&server, "the login", |s| {
+        s.logged_in.iter().any(|u| u == ME)
+    });
+    assert!(server.inject(ME, Fault::HugeLine(1 << 20)));
+    thread::sleep(Duration::from_millis(500));
+    client.send("quit");
+    assert!(
+        client.wait(&server).success(),
+        "{}",
+        tail(&client.stderr(), 20)
+    );
+    let err = client.stderr();
+    assert!(
+        err.contains(&format!("... ({} bytes)", 1 << 20)),
+        "{}",
+        tail(&err, 20)
+    );
+    assert!(err.len() < 64 * 1024, "stderr has {} bytes", err.len());
+}
+
+/// Runs the client without logging against a listener that is not a GGS server, with a
+/// short login deadline, a 1 s backoff and `retries`; returns the exit status, stdout,
+/// stderr and the time it took.
+fn give_up(name: &str, port: u16, retries: &str) -> (ExitStatus, String, String, Duration) {
+    let dir = scratch(name);
+    let start = Instant::now();
+    let mut client = ClientProc::start_quiet(
+        port,
+        &dir,
+        &["--depth", "1", "--retries", retries, "--login-timeout", "1"],
+    );
+    let status = client.wait_for_exit(PATIENCE, &String::new);
+    (status, client.stdout(), client.stderr(), start.elapsed())
+}
+
+/// Exit status 2 and one line on stderr that says it gave up after `n` attempts, and why.
+fn gave_up_in_one_line(status: ExitStatus, err: &str, n: usize, why: &str) {
+    assert_eq!(status.code(), Some(2), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "one line on stderr: {err}");
+    assert!(
+        lines[0].contains(&format!("gave up after {n} failed attempts")) && lines[0].contains(why),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_silent_server_fails_each_login_in_time_and_the_client_gives_up() {
+    let silent = NotGgs::start(Behaviour::Silent);
+    let (status, out, err, took) = give_up("silent", silent.port(), "3");
+    gave_up_in_one_line(status, &err, 3, "no login within 1 s");
+    // Exactly 3 attempts: 3 deadlines of 1 s and 2 waits of 1 s.
+    assert_eq!(silent.connections(), 3, "{out}");
+    assert!(took < Duration::from_secs(20), "{took:?}");
+    assert!(
+        took >= Duration::from_secs(4),
+        "the deadlines and waits kept: {took:?}"
+    );
+    assert_eq!(
+        out.matches("trying again in 1 s").count(),
+        2,
+        "each failure said on stdout: {out}"
+    );
+}
+
+#[test]
+fn a_server_that_closes_at_once_is_a_failed_login_not_a_lost_game() {
+    let closing = NotGgs::start(Behaviour::Close);
+    let (status, out, err, took) = give_up("closing", closing.port(), "3");
+    gave_up_in_one_line(status, &err, 3, "closed before the login");
+    assert_eq!(closing.connections(), 3, "{out}");
+    assert!(!out.contains("connection lost"), "{out}");
+    assert!(took < Duration::from_secs(20), "{took:?}");
+}
+
+#[test]
+fn junk_instead_of_the_login_prompt_fails_the_attempt() {
+    let junk = NotGgs::start(Behaviour::Junk);
+    let (status, out, err, took) = give_up("junk", junk.port(), "2");
+    gave_up_in_one_line(status, &err, 2, "not a GGS server");
+    assert_eq!(junk.connections(), 2, "{out}");
+    assert!(took < Duration::from_secs(20), "{took:?}");
+}
+
+#[test]
+fn a_refused_connection_counts_from_the_first_attempt() {
+    let (status, out, err, took) = give_up("refused", closed_port(), "2");
+    gave_up_in_one_line(status, &err, 2, "cannot connect");
+    assert_eq!(out.matches("trying again").count(), 1, "{out}");
+    assert!(took < Duration::from_secs(20), "{took:?}");
+    // One attempt is one attempt.
+    let (status, _, err, _) = give_up("refused-once", closed_port(), "1");
+    assert_eq!(status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("gave up after 1 failed attempt in a row"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_games_file_that_cannot_be_written_is_refused_at_start() {
+    let server = FakeGgs::start(ServerConfig::default());
+    let dir = scratch("games-dir");
+    let mut client = ClientProc::start_quiet(
+        server.port(),
+        &dir,
+        &["--depth", "1", "--games", "/nonexistent-dir/x.ggf"],
+    );
+    let status = client.wait_for_exit(Duration::from_secs(30), &String::new);
+    assert_eq!(status.code(), Some(2));
+    let err = client.stderr();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("/nonexistent-dir/x.ggf"), "{err}");
+    assert_eq!(
+        server.snapshot().connections,
+        0,
+        "refused before connecting"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_game_that_cannot_be_written_is_an_error_and_exit_status_2() {
+    let server = FakeGgs::start(ServerConfig::default());
+    let dir = scratch("games-full");
+    let mut client = ClientProc::start_quiet(
+        server.port(),
+        &dir,
+        &["--depth", "2", "--matches", "1", "--games", "/dev/full"],
+    );
+    offer_once_logged_in(&server, Offer::new("8", TestClock::secs(60.0, 0.0, 30.0)));
+    let status = client.wait(&server);
+    assert_eq!(status.code(), Some(2), "{}", client.stderr());
+    assert_eq!(server.finished().len(), 1, "the game was played out");
+    let err = client.stderr();
+    assert!(
+        err.lines()
+            .next()
+            .is_some_and(|l| l.contains("cannot write game .") && l.contains("/dev/full")),
+        "the error when it happens: {err}"
+    );
+    assert!(
+        err.lines()
+            .last()
+            .is_some_and(|l| l.contains("1 game was not written to /dev/full")),
+        "and at the end: {err}"
+    );
+    assert_eq!(
+        server.client_lines(ME).last().map(String::as_str),
+        Some("quit"),
+        "it logged out as usual"
+    );
+}
+
+#[test]
+fn a_synchro_match_shares_the_clock_between_its_two_games() {
+    // Both games wait for the client's one search at once, and each game's clock runs
+    // while it thinks about the other: each plans with half its clock, and so uses no more
+    // of it than a single game does (about 60% here; planning with the whole clock each
+    // game used over 80%).
+    let server = FakeGgs::start(ServerConfig::default());
+    let dir = scratch("synchro-clock");
+    let mut client = ClientProc::start(&server, &dir, PASSWORD, &["--matches", "1"]);
+    let main = 10.0;
+    offer_once_logged_in(&server, Offer::new("s8", TestClock::secs(main, 0.0, 3.0)));
+    assert!(client.wait(&server).success(), "{}", client.stderr());
+    let finished = server.finished();
+    assert_eq!(finished.len(), 2, "{finished:?}");
+    clean(&finished);
+    for g in &finished {
+        let me = g.color_of(ME).unwrap();
+        let used = main - g.main_left[if me == Color::Black { 0 } else { 1 }];
+        assert!(used <= 0.7 * main, "{}: {used:.2} s of {main} used", g.id);
+    }
 }

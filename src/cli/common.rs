@@ -178,6 +178,17 @@ pub fn read_position_arg(text: &str) -> anyhow::Result<Game> {
     read_position(line).with_context(|| format!("{} line {n}", path.display()))
 }
 
+/// Opens `path` for appending (created if missing), with an error naming it: the output
+/// files that collect games (`match --ggf`, `ggs --games`) are opened at start, so that one
+/// that cannot be written is refused before anything is played.
+pub fn open_append(path: &std::path::Path) -> anyhow::Result<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("cannot open {} for writing", path.display()))
+}
+
 /// The text of a file, with an error naming it.
 pub fn read_file(path: &std::path::Path) -> anyhow::Result<String> {
     std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))

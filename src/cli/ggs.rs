@@ -1,7 +1,10 @@
 //! `outflank ggs`: play on GGS, the Generic Game Server's Othello service, as a bot.
 
+use super::common::open_append;
 use super::frontend::FrontendArgs;
-use crate::protocol::ggs::{self, AcceptPolicy, Ask, Config, GameType, GgsClock, Secret};
+use crate::protocol::ggs::{
+    self, AcceptPolicy, Ask, Config, GameType, GamesFile, GgsClock, Secret,
+};
 use anyhow::Context;
 use clap::Args as ClapArgs;
 use std::path::PathBuf;
@@ -52,15 +55,26 @@ pub struct Args {
     /// Decline a clock longer than this, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 86400.0)]
     pub max_time: f64,
-    /// Append each finished game to this file as GGF, one game a line.
+    /// Append each finished game to this file as GGF, one game a line. It is opened at
+    /// start: a path that cannot be written is refused (exit status 2); a game that cannot
+    /// be written later is an error on stderr, and the run ends with exit status 2.
     #[arg(long, value_name = "FILE")]
     pub games: Option<PathBuf>,
-    /// Give up after this many failed reconnections in a row (default: never).
-    #[arg(long, value_name = "N")]
+    /// Give up after N failed attempts in a row to connect and log in (refused, closed
+    /// before the login, no login within --login-timeout, not a GGS server), with one line
+    /// on stderr and exit status 2; only a successful login resets the count (default:
+    /// never give up).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub retries: Option<u32>,
-    /// The longest wait between reconnections, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    /// The longest wait between two attempts, in seconds: the first wait is 1 s, and it
+    /// doubles after each failed attempt up to this.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub max_backoff: u64,
+    /// An attempt fails when the login prompt, then a successful login, has not come
+    /// within this many seconds of connecting.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub login_timeout: f64,
     /// Send a keep-alive (`tell /os continue`) after this many seconds without a line sent.
     #[arg(long, value_name = "SECONDS", default_value_t = 50,
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -123,9 +137,17 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         a.min_time >= 0.0 && a.min_time <= a.max_time,
         "--min-time must be at most --max-time"
     );
+    anyhow::ensure!(
+        a.login_timeout.is_finite() && a.login_timeout > 0.0 && a.login_timeout <= 86400.0,
+        "--login-timeout must be more than 0 and at most 86400 seconds"
+    );
     let password = password(&a)?;
     let ask = a.ask.as_deref().map(ask).transpose()?;
     a.engine.load_eval()?;
+    let games = match &a.games {
+        Some(p) => Some(GamesFile::new(p.clone(), open_append(p)?)),
+        None => None,
+    };
     let config = Config {
         host: a.host.clone(),
         port: a.port,
@@ -142,10 +164,11 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         },
         ask,
         matches: a.matches,
-        games: a.games.clone(),
+        games,
         options: a.engine.options()?,
-        max_backoff: Duration::from_secs(a.max_backoff.max(1)),
+        max_backoff: Duration::from_secs(a.max_backoff),
         retries: a.retries,
+        login_timeout: Duration::from_secs_f64(a.login_timeout),
         keep_alive: Duration::from_secs(a.keep_alive),
     };
     ggs::run(config)?;

@@ -12,7 +12,7 @@ use anyhow::{Context, bail};
 use clap::Args as ClapArgs;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::common::{count_range, plural};
+use super::common::{count_range, open_append, plural};
 use crate::arena::{
     EngineSpec, GameRecord, GameSpec, MatchConfig, MatchId, Protocol, Sprt, Standings, TimeControl,
     ggf_date_now, ggf_line, load_openings, read_played, resume_match,
@@ -192,16 +192,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         (Some(path), true) => resume_from(path, &schedule)?,
         _ => (Vec::new(), 0),
     };
-    let mut ggf = match &a.ggf {
-        Some(p) => Some(
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(p)
-                .with_context(|| format!("cannot open {}", p.display()))?,
-        ),
-        None => None,
-    };
+    let mut ggf = a.ggf.as_deref().map(open_append).transpose()?;
     let pb = if std::io::stderr().is_terminal() {
         let pb = ProgressBar::with_draw_target(Some(scheduled), ProgressDrawTarget::stderr());
         pb.set_style(

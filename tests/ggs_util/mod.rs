@@ -38,8 +38,13 @@
 //! Everything is recorded for the test: every line each side sent ([`FakeGgs::log`]), the
 //! finished games ([`FinishedGame`]), the match results. No read or write waits without a
 //! timeout.
+//!
+//! [`not_ggs`] has listeners that are not GGS servers (silent, closing at once, sending
+//! junk), for the client's login deadline and retries.
 
 #![allow(dead_code)]
+
+pub mod not_ggs;
 
 use outflank::{Color, Game, Move, Position, Square};
 use std::collections::HashMap;
@@ -270,6 +275,9 @@ pub struct FinishedGame {
     pub errors: usize,
     /// The komi of a komi game: black wins when `board_score` is above it.
     pub komi: Option<f64>,
+    /// The main time each side had left at the end (black's, white's), in seconds; below
+    /// zero once into the extension.
+    pub main_left: [f64; 2],
 }
 
 impl FinishedGame {
@@ -970,6 +978,7 @@ impl State {
             over_time: over,
             errors: g.errors,
             komi: g.komi,
+            main_left: [g.clocks[0].main, g.clocks[1].main],
         };
         let first_black = fin.black == m.players[0];
         let black_net = score as f64 - fin.komi.unwrap_or(0.0);

@@ -4,22 +4,35 @@
 //! a [`Controller`] of its own, keeps the connection alive, reconnects with backoff when it
 //! drops and resumes the games the server adjourned, and writes each finished game as GGF.
 //!
+//! Connecting: each attempt (a connection up to a successful login) must log in within the
+//! login deadline; an attempt that fails (refused, closed before the login, no login in
+//! time, text that is not GGS's) is counted and followed by a longer wait, and after the
+//! number of failures in a row the configuration allows, the client gives up with an error
+//! ([`super::retry`]).
+//!
 //! The server is the authority on each game: the controller's game follows the boards the
 //! server sends (a board that the moves do not reach replaces the game), and a move is sent
 //! only for a position the server showed with the client to move.
 //!
 //! Clocks: a game's budget is the main time the server shows for the client, less a margin
-//! for the network ([`safe_time`]): GGS's main time is the one that decides (a player past
-//! it loses at best by the smallest margin), and the extension is kept as a reserve.
+//! for the network, split between the games of a synchro match still running
+//! ([`super::budget`]).
 //!
 //! stdout gets one line for each thing a person watching wants to know (logged in, a match
-//! starts, a game ends, the connection drops); `-v` logs every line exchanged to stderr,
-//! the password masked.
+//! starts, a game ends, the connection drops), every result from the client's side; `-v`
+//! logs every line exchanged to stderr, the password masked, long lines cut
+//! ([`super::excerpt`]).
 
+use super::budget::plan_time;
+use super::excerpt::excerpt;
+use super::games_file::GamesFile;
+use super::match_clocks::MatchClocks;
 use super::message::{
     BoardMessage, Framer, GameId, GameResult, GameType, GgsClock, MatchInfo, Message, Rated,
-    Request, ResultHow, outgoing,
+    Request, not_text, outgoing,
 };
+use super::outcome::{margin_text, mine_text, result_text, seen_from};
+use super::retry::{Failure, Next, Retry, secs_text};
 use crate::board::{Color, Position};
 use crate::controller::{
     Answer, Choice, Controller, Event, Flow, Frontend, Input, Interrupt, Mover, Options, Session,
@@ -33,7 +46,6 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpStream, ToSocketAddrs};
-use std::path::PathBuf;
 use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
@@ -133,7 +145,7 @@ pub struct Ask {
 }
 
 /// How the client runs.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Config {
     /// The server's host name.
     pub host: String,
@@ -152,19 +164,18 @@ pub struct Config {
     /// Log out after this many matches have ended.
     pub matches: Option<usize>,
     /// Append each finished game to this file, one GGF game a line.
-    pub games: Option<PathBuf>,
+    pub games: Option<GamesFile>,
     /// The engine options.
     pub options: Options,
-    /// The longest wait between two reconnection attempts.
+    /// The longest wait between two attempts to connect and log in.
     pub max_backoff: Duration,
-    /// Give up after this many failed reconnections in a row (`None`: never).
+    /// Give up after this many failed attempts in a row (`None`: never).
     pub retries: Option<u32>,
+    /// An attempt that has not logged in this long after connecting fails.
+    pub login_timeout: Duration,
     /// Send a keep-alive when nothing was sent for this long (GGS drops silent clients).
     pub keep_alive: Duration,
 }
-
-/// The first wait before reconnecting; it doubles after each failure.
-const FIRST_BACKOFF: Duration = Duration::from_secs(1);
 
 /// The time of a connection attempt.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -172,18 +183,9 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// A move whose sending fails this many times in one game stops the client playing it.
 const MAX_ERRORS: u32 = 3;
 
-/// The part of `main` seconds left on a GGS clock that a move may plan with: the network
-/// and the server's own timing take a margin (a quarter of a second and 5%, at least); past
-/// the main time, the extension is planned with in the same way.
-pub fn safe_time(clock: &GgsClock) -> f64 {
-    let left = if clock.main > 0.0 {
-        clock.main
-    } else {
-        clock.main + clock.extension
-    };
-    let margin = 0.25 + 0.05 * left.max(0.0);
-    (left - margin).max(0.01)
-}
+/// The most bytes a server may send before its login prompt (a banner is a few lines):
+/// past it, the attempt fails.
+const BEFORE_PROMPT: usize = 64 * 1024;
 
 /// How long the server may be quiet before an unfinished line that is a login prompt is
 /// taken as a whole line (the prompts may come without a line end).
@@ -280,7 +282,7 @@ struct GameState {
     names: [String; 2],
     ratings: [f64; 2],
     game_type: GameType,
-    /// The clock the match started with, for the GGF.
+    /// The game's clock (its start, not a resumption's time left), for the GGF.
     start_clock: Option<GgsClock>,
     /// Each move's eval and time, as the boards reported them, by ply.
     notes: BTreeMap<usize, (Option<f64>, Option<f64>)>,
@@ -310,10 +312,17 @@ pub struct Ggs {
     accepted: BTreeSet<GameId>,
     /// Matches adjourned by a dropped connection, to resume.
     adjourned: BTreeSet<GameId>,
+    /// The clocks the client's matches started with.
+    clocks: MatchClocks,
     last_sent: Instant,
     reconnect_at: Option<Instant>,
-    backoff: Duration,
-    failures: u32,
+    retry: Retry,
+    /// The attempt under way fails if it has not logged in by then.
+    login_deadline: Option<Instant>,
+    /// Bytes received on this connection before the login prompt.
+    before_prompt: usize,
+    /// Connections opened so far.
+    attempts: u64,
     ended: usize,
     quitting: bool,
 }
@@ -322,6 +331,7 @@ impl Ggs {
     /// A client with `config`; `events` is the channel its connection's lines go to.
     pub fn new(config: Config, events: Sender<Event>) -> Ggs {
         Ggs {
+            retry: Retry::new(config.retries, config.max_backoff),
             config,
             events,
             stream: None,
@@ -334,10 +344,12 @@ impl Ggs {
             searching: None,
             accepted: BTreeSet::new(),
             adjourned: BTreeSet::new(),
+            clocks: MatchClocks::new(),
             last_sent: Instant::now(),
             reconnect_at: None,
-            backoff: FIRST_BACKOFF,
-            failures: 0,
+            login_deadline: None,
+            before_prompt: 0,
+            attempts: 0,
             ended: 0,
             quitting: false,
         }
@@ -366,9 +378,77 @@ impl Ggs {
         log::info!("GGS: connected to {addr}");
         self.stream = Some(stream);
         self.login = Login::Prompt;
+        self.login_deadline = Some(Instant::now() + self.config.login_timeout);
+        self.before_prompt = 0;
+        self.attempts += 1;
         self.framer = Framer::new();
         self.last_sent = Instant::now();
         Ok(())
+    }
+
+    /// `host:port`.
+    fn server(&self) -> String {
+        format!("{}:{}", self.config.host, self.config.port)
+    }
+
+    /// One attempt: connects (the stdout line says so); a failure is counted.
+    fn attempt(&mut self, session: &mut Session) -> io::Result<Flow> {
+        let again = self.attempts > 0;
+        match self.connect() {
+            Ok(()) => {
+                let what = if again { "reconnected" } else { "connected" };
+                session.line(&format!("{what} to {}", self.server()))?;
+                Ok(Flow::Continue)
+            }
+            Err(e) => self.failed(Failure::Connect(e), session),
+        }
+    }
+
+    /// The attempt under way failed: its connection (if any) is closed and what it still
+    /// sends ignored, the failure counted, and the next attempt planned; or, after the
+    /// failures in a row allowed, the client gives up (the error).
+    fn failed(&mut self, why: Failure, session: &mut Session) -> io::Result<Flow> {
+        if let Some(s) = self.stream.take() {
+            let _ = s.shutdown(Shutdown::Both);
+        }
+        self.source += 1;
+        self.login = Login::Prompt;
+        self.login_deadline = None;
+        log::warn!("GGS: attempt to log in at {} failed: {why}", self.server());
+        match self.retry.failed() {
+            Next::GiveUp(n) => Err(io::Error::other(format!(
+                "GGS at {}: gave up after {} in a row to log in (the last: {why})",
+                self.server(),
+                if n == 1 {
+                    "1 failed attempt".to_string()
+                } else {
+                    format!("{n} failed attempts")
+                }
+            ))),
+            Next::Wait(wait) => {
+                self.reconnect_at = Some(Instant::now() + wait);
+                session.line(&format!(
+                    "cannot log in at {}: {why}; trying again in {} s",
+                    self.server(),
+                    secs_text(wait)
+                ))?;
+                Ok(Flow::Continue)
+            }
+        }
+    }
+
+    /// A line that arrived before the login prompt: `Some` (why) when it shows that the
+    /// server is not GGS.
+    fn not_ggs(&mut self, line: &str) -> Option<String> {
+        self.before_prompt += line.len() + 1;
+        if not_text(line) {
+            return Some(format!(
+                "binary data instead of the login prompt: {:?}",
+                excerpt(line)
+            ));
+        }
+        (self.before_prompt > BEFORE_PROMPT)
+            .then(|| format!("over {BEFORE_PROMPT} bytes and no login prompt"))
     }
 
     /// Sends one line (its newline in the same write); logged unless `secret`.
@@ -446,8 +526,8 @@ impl Ggs {
         let t = line.trim_matches(|c: char| c.is_whitespace() || c == '\x07');
         if t == "READY" {
             self.login = Login::In;
-            self.failures = 0;
-            self.backoff = FIRST_BACKOFF;
+            self.login_deadline = None;
+            self.retry.logged_in();
             log::info!("GGS: logged in as {}", self.config.user);
             session.line(&format!("logged in as {}", self.config.user))?;
             for line in outgoing::setup() {
@@ -492,6 +572,7 @@ impl Ggs {
                 if info.has_player(&self.config.user) {
                     self.accepted.clear();
                     self.adjourned.remove(&info.id);
+                    self.clocks.started(&info, &self.config.user);
                     let other = info
                         .players
                         .iter()
@@ -505,13 +586,17 @@ impl Ggs {
                 }
             }
             Message::Board(b) => self.board(*b, session)?,
-            Message::GameEnd { id, result, .. } => self.game_over(&id, &result, session)?,
+            Message::GameEnd {
+                id,
+                players,
+                result,
+            } => self.game_over(&id, &result, &players[0], session)?,
             Message::MatchEnd { info, result } => {
                 if self.matches.contains(&info.id) {
                     return self.match_over(&info, &result, session);
                 }
             }
-            Message::GameError { id, text } => self.game_error(id, &text),
+            Message::GameError { id, text } => self.game_error(id, &excerpt(&text)),
             Message::Timeout { id, name, fatal } => {
                 let level = if name == self.config.user {
                     log::Level::Error
@@ -520,13 +605,15 @@ impl Ggs {
                 };
                 log::log!(level, "GGS: {name} out of time in {id} (fatal: {fatal})");
             }
-            Message::Error(text) => log::warn!("GGS error: {text}"),
-            Message::Server(text) => log::info!("GGS: {text}"),
-            Message::Tell { from, text } => log::info!("GGS: {from} tells: {text}"),
-            Message::RatingUpdate { id, lines } => {
-                log::info!("GGS: rating update {id}: {}", lines.join("; "))
+            Message::Error(text) => log::warn!("GGS error: {}", excerpt(&text)),
+            Message::Server(text) => log::info!("GGS: {}", excerpt(&text)),
+            Message::Tell { from, text } => {
+                log::info!("GGS: {} tells: {}", excerpt(&from), excerpt(&text))
             }
-            Message::Other(text) => log::debug!("GGS: {text}"),
+            Message::RatingUpdate { id, lines } => {
+                log::info!("GGS: rating update {id}: {}", excerpt(&lines.join("; ")))
+            }
+            Message::Other(text) => log::debug!("GGS: {}", excerpt(&text)),
         }
         Ok(Flow::Continue)
     }
@@ -539,7 +626,12 @@ impl Ggs {
         }
         let me = &self.config.user;
         let for_me = r.challengee.as_ref().is_some_and(|p| &p.name == me);
-        if r.challenger.name == *me || !for_me {
+        if r.challenger.name == *me {
+            // The client's own request (an ask, or one to resume a stored game).
+            self.clocks.requested(r, me);
+            return;
+        }
+        if !for_me {
             return;
         }
         let verdict = if self.done_playing() {
@@ -556,6 +648,7 @@ impl Ggs {
         match verdict {
             Ok(()) => {
                 log::info!("GGS: accepting {} from {}", r.id, r.challenger.name);
+                self.clocks.requested(r, &self.config.user);
                 self.accepted.insert(r.id.clone());
                 self.send(&outgoing::accept(&r.id));
             }
@@ -587,6 +680,14 @@ impl Ggs {
             }
             let black = b.player(Color::Black);
             let white = b.player(Color::White);
+            // The game's clock: its request's, else the board's when the game starts now
+            // (a resumed game's board shows the time left).
+            let start_clock = match self.clocks.of(&b.id.match_id()) {
+                Some(c) => Some(c.clone()),
+                None => {
+                    (b.moves.is_empty() && b.start.is_some()).then(|| b.player(me).clock.clone())
+                }
+            };
             let state = GameState {
                 ctl: Controller::new(self.config.options.clone()),
                 me,
@@ -596,7 +697,7 @@ impl Ggs {
                 names: [black.name.clone(), white.name.clone()],
                 ratings: [black.rating, white.rating],
                 game_type: b.game_type.clone(),
-                start_clock: Some(b.player(me).clock.clone()),
+                start_clock,
                 notes: BTreeMap::new(),
                 turn: None,
                 sent_for: None,
@@ -617,18 +718,34 @@ impl Ggs {
         g.bidding = bidding;
         g.plays = if bidding { pos.to_move } else { me };
         let plays = g.plays;
-        // The clock for the time manager: what the server shows, less a margin.
+        // The clock for the time manager: what the server shows, less a margin, shared with
+        // the other game of a synchro match while both run (one search serves both).
         let clock = &b.player(me).clock;
         g.ctl.clock_mut().set_control(
             plays,
             Some(TimeControl {
                 main: clock.main.max(0.0),
                 increment: clock.increment,
+                // Past the main time, a control of nothing but zeros would read as
+                // untimed: the extension keeps the clock on.
+                extension: clock.extension.max(0.0),
                 ..TimeControl::default()
             }),
         );
-        g.ctl.clock_mut().set_left(plays, safe_time(clock), 0);
-        if pos.board.is_game_over() || pos.to_move != plays {
+        let over = pos.board.is_game_over();
+        let match_id = b.id.match_id();
+        let others = self
+            .games
+            .iter()
+            .filter(|(id, o)| {
+                **id != b.id && id.match_id() == match_id && !o.ctl.position().board.is_game_over()
+            })
+            .count();
+        let g = self.games.get_mut(&b.id).expect("inserted");
+        g.ctl
+            .clock_mut()
+            .set_left(plays, plan_time(clock, 1 + others), 0);
+        if over || pos.to_move != plays {
             g.turn = None;
             return Ok(());
         }
@@ -706,11 +823,13 @@ impl Ggs {
         }
     }
 
-    /// A game ended (`/os: end`, or the end of a one-game match).
+    /// A game ended (`/os: end`, or the end of a one-game match); `result` is from the side
+    /// of `first`, the player the server listed first.
     fn game_over(
         &mut self,
         id: &GameId,
         result: &GameResult,
+        first: &str,
         session: &mut Session,
     ) -> io::Result<()> {
         let Some(g) = self.games.remove(id) else {
@@ -728,31 +847,19 @@ impl Ggs {
             let black = f64::from(pos.black_final_score()) - g.komi.unwrap_or(0.0);
             let mine = if me == Color::Black { black } else { -black };
             let komi = g.komi.map_or(String::new(), |k| format!(" (komi {k})"));
-            if mine > 0.0 {
-                format!("won by {mine}{komi}")
-            } else if mine < 0.0 {
-                format!("lost by {}{komi}", -mine)
-            } else {
-                format!("a draw{komi}")
-            }
+            format!("{}{komi}", margin_text(mine))
         } else {
-            format!("not played out, {}", result_text(result))
+            let mine = seen_from(result, first != self.config.user);
+            format!("not played out, {}", mine_text(&mine))
         };
         session.line(&format!(
             "game {id} over: {} ({me}) against {} ({other}): {how}",
             self.config.user,
             g.names[other.index()],
         ))?;
-        if let Some(path) = &self.config.games {
-            let line = ggf_of(&g, result).to_ggf();
-            let write = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .and_then(|mut f| writeln!(f, "{line}"));
-            if let Err(e) = write {
-                log::error!("GGS: cannot write {}: {e}", path.display());
-            }
+        if let Some(file) = &mut self.config.games {
+            let black = seen_from(result, first != g.names[0]);
+            file.append(&ggf_of(&g, &black).to_ggf(), &format!("game {id}"));
         }
         Ok(())
     }
@@ -770,6 +877,7 @@ impl Ggs {
             .filter(|g| g.match_id() == info.id)
             .cloned()
             .collect();
+        self.clocks.ended(&info.id);
         if let GameResult::Left(who) = result {
             // Adjourned: the games are stored and resume later.
             session.line(&format!("match {} adjourned ({who} left)", info.id))?;
@@ -782,12 +890,14 @@ impl Ggs {
             }
             return Ok(Flow::Continue);
         }
+        let first = &info.players[0].name;
         for id in &ids {
-            self.game_over(id, result, session)?;
+            self.game_over(id, result, first, session)?;
         }
         self.matches.remove(&info.id);
         self.ended += 1;
-        session.line(&format!("match {} over: {}", info.id, result_text(result)))?;
+        let mine = seen_from(result, *first != self.config.user);
+        session.line(&format!("match {} over: {}", info.id, mine_text(&mine)))?;
         if self.done_playing() && self.matches.is_empty() {
             return Ok(self.quit());
         }
@@ -818,18 +928,17 @@ impl Ggs {
         Flow::Quit
     }
 
-    /// The connection is gone.
+    /// The connection is gone: before the login, the attempt failed; after, the games
+    /// are adjourned and the client reconnects.
     fn lost(&mut self, session: &mut Session) -> io::Result<Flow> {
-        self.stream = None;
         if self.quitting {
+            self.stream = None;
             return Ok(Flow::Quit);
         }
-        if matches!(self.login, Login::Name | Login::Password) {
-            return Err(io::Error::new(
-                io::ErrorKind::ConnectionAborted,
-                "GGS closed the connection during the login",
-            ));
+        if self.login != Login::In {
+            return self.failed(Failure::Closed, session);
         }
+        self.stream = None;
         let playing: Vec<GameId> = self.matches.iter().cloned().collect();
         self.adjourned.extend(playing);
         let ids: Vec<GameId> = self.games.keys().cloned().collect();
@@ -839,10 +948,11 @@ impl Ggs {
         self.matches.clear();
         self.accepted.clear();
         self.login = Login::Prompt;
-        self.reconnect_at = Some(Instant::now() + self.backoff);
+        let wait = self.retry.wait();
+        self.reconnect_at = Some(Instant::now() + wait);
         session.line(&format!(
             "connection lost; reconnecting in {} s",
-            self.backoff.as_secs()
+            secs_text(wait)
         ))?;
         Ok(Flow::Continue)
     }
@@ -881,25 +991,7 @@ fn sync_game(g: &mut GameState, b: &BoardMessage) {
     g.notes.clear();
 }
 
-/// A result for people.
-fn result_text(r: &GameResult) -> String {
-    match r {
-        GameResult::Score { score, how } => {
-            let how = match how {
-                ResultHow::Normal => "",
-                ResultHow::Resigned => " (resigned)",
-                ResultHow::Timeout => " (on time)",
-                ResultHow::Left => " (left)",
-            };
-            format!("{score:+.2}{how}")
-        }
-        GameResult::Aborted => "aborted".into(),
-        GameResult::Left(who) => format!("{who} left"),
-        GameResult::Other(t) => t.clone(),
-    }
-}
-
-/// A finished game as GGF.
+/// A finished game as GGF; `result` is from Black's side.
 fn ggf_of(g: &GameState, result: &GameResult) -> GgfGame {
     let mut ggf = GgfGame::from_game(g.ctl.game());
     for (ply, m) in ggf.moves.iter_mut().enumerate() {
@@ -926,15 +1018,7 @@ fn ggf_of(g: &GameState, result: &GameResult) -> GgfGame {
 
 impl Frontend for Ggs {
     fn start(&mut self, session: &mut Session) -> io::Result<Flow> {
-        let (host, port) = (self.config.host.clone(), self.config.port);
-        self.connect().map_err(|e| {
-            io::Error::new(
-                e.kind(),
-                format!("cannot connect to GGS at {host}:{port}: {e}"),
-            )
-        })?;
-        session.line(&format!("connected to {host}:{port}"))?;
-        Ok(Flow::Continue)
+        self.attempt(session)
     }
 
     fn interrupts(&self, input: &Input) -> Interrupt {
@@ -978,7 +1062,12 @@ impl Frontend for Ggs {
         }
         match input {
             Input::Line(line) => {
-                log::info!("GGS < {line}");
+                log::info!("GGS < {}", excerpt(&line));
+                if self.login == Login::Prompt
+                    && let Some(why) = self.not_ggs(&line)
+                {
+                    return self.failed(Failure::NotGgs(why), session);
+                }
                 if self.login == Login::Password {
                     self.password_answer(&line, session)?;
                     return Ok(Flow::Continue);
@@ -998,6 +1087,10 @@ impl Frontend for Ggs {
                 }
                 Ok(Flow::Continue)
             }
+            Input::TooLong { len } if self.login != Login::In => self.failed(
+                Failure::NotGgs(format!("a line of {len} bytes before the login")),
+                session,
+            ),
             Input::TooLong { len } => {
                 self.framer.push_too_long(len);
                 Ok(Flow::Continue)
@@ -1016,7 +1109,11 @@ impl Frontend for Ggs {
 
     fn tick(&mut self, session: &mut Session) -> io::Result<Flow> {
         if self.stream.is_some() {
-            if self.login == Login::In && self.last_sent.elapsed() >= self.config.keep_alive {
+            if self.login != Login::In {
+                if self.login_deadline.is_some_and(|d| Instant::now() >= d) {
+                    return self.failed(Failure::Timeout(self.config.login_timeout), session);
+                }
+            } else if self.last_sent.elapsed() >= self.config.keep_alive {
                 self.send(&outgoing::keep_alive());
             }
             return Ok(Flow::Continue);
@@ -1027,36 +1124,14 @@ impl Frontend for Ggs {
         if Instant::now() < at {
             return Ok(Flow::Continue);
         }
-        match self.connect() {
-            Ok(()) => {
-                self.reconnect_at = None;
-                session.line("reconnected")?;
-            }
-            Err(e) => {
-                self.failures += 1;
-                if self.config.retries.is_some_and(|n| self.failures > n) {
-                    return Err(io::Error::new(
-                        e.kind(),
-                        format!(
-                            "GGS: gave up reconnecting after {} tries: {e}",
-                            self.failures
-                        ),
-                    ));
-                }
-                self.backoff = (self.backoff * 2).min(self.config.max_backoff);
-                log::warn!(
-                    "GGS: reconnecting failed ({e}); next try in {} s",
-                    self.backoff.as_secs()
-                );
-                self.reconnect_at = Some(Instant::now() + self.backoff);
-            }
-        }
-        Ok(Flow::Continue)
+        self.reconnect_at = None;
+        self.attempt(session)
     }
 }
 
 /// Runs the client until it logs out (`quit` on stdin, Ctrl-C, `--matches` played) or
-/// fails (a refused login, a server that cannot be reached, reconnections given up).
+/// fails (a refused login, attempts to log in given up, a game that could not be written
+/// to the games file: the error says so at the end).
 pub fn run(config: Config) -> io::Result<()> {
     let engine_config = config.options.engine_config();
     let (tx, rx) = crate::controller::events();
@@ -1077,7 +1152,19 @@ pub fn run(config: Config) -> io::Result<()> {
             }
         })?;
     let mut client = Ggs::new(config, tx.clone());
-    crate::controller::run(&mut client, (tx, rx), io::stdout(), engine_config)
+    crate::controller::run(&mut client, (tx, rx), io::stdout(), engine_config)?;
+    match &client.config.games {
+        Some(file) if file.lost() > 0 => Err(io::Error::other(format!(
+            "{} not written to {} (see the errors above)",
+            if file.lost() == 1 {
+                "1 game was".to_string()
+            } else {
+                format!("{} games were", file.lost())
+            },
+            file.path().display()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]

@@ -152,6 +152,14 @@ impl Framer {
     }
 }
 
+/// True when `line` cannot be text from a GGS server: it holds a control character other
+/// than those of text and terminals (tab, BEL, backspace, form feed, escape, CR): a NUL,
+/// say, in binary data.
+pub fn not_text(line: &str) -> bool {
+    line.chars()
+        .any(|c| c.is_control() && !matches!(c, '\t' | '\x07' | '\x08' | '\x0c' | '\x1b' | '\r'))
+}
+
 /// Why a message could not be read.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParseError {

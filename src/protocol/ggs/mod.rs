@@ -9,11 +9,23 @@
 //!   no I/O, no threads.
 //! - [`client`]: the client that plays there (`outflank ggs`), a front-end on the game
 //!   controller like the others, whose commands come from the server.
+//! - Pure pieces of the client, no I/O: [`retry`] (failed attempts to log in, the waits
+//!   between them, when to give up), [`budget`] (the time a move plans with),
+//!   [`match_clocks`] (the clock each match started with), [`outcome`] (results from the
+//!   client's side), [`excerpt`] (server lines cut for the log).
+//! - [`games_file`]: the file the finished games are appended to.
 
 #![warn(missing_docs)]
 
+pub mod budget;
 pub mod client;
+pub mod excerpt;
+pub mod games_file;
+pub mod match_clocks;
 pub mod message;
+pub mod outcome;
+pub mod retry;
 
 pub use client::{AcceptPolicy, Ask, Config, Secret, run};
+pub use games_file::GamesFile;
 pub use message::{GameType, GgsClock};

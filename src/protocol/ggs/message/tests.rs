@@ -602,3 +602,14 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn binary_data_is_not_server_text() {
+    assert!(!not_text(
+        ": Enter login (yours, or one you'd like to use)."
+    ));
+    assert!(!not_text("\x1b[1mWelcome\x1b[0m\x07\tto GGS\r"));
+    assert!(!not_text("Caf\u{e9} \u{fffd}"));
+    assert!(not_text("\0\0\x01junk"));
+    assert!(not_text("SSH\x7f"));
+}

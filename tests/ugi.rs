@@ -333,6 +333,11 @@ fn searches_by_depth_nodes_time_and_until_stop() {
     while let Some(l) = e.try_line(deadline.saturating_duration_since(Instant::now())) {
         assert!(l.starts_with("info "), "nothing but info before stop: {l}");
     }
+    // `isready` is answered during the search, which goes on.
+    e.send("isready");
+    let lines = e.until(|l| l == "readyok");
+    let before = &lines[..lines.len() - 1];
+    assert!(before.iter().all(|l| l.starts_with("info ")), "{lines:?}");
     let t0 = Instant::now();
     e.send("stop");
     bestmove(&mut e);

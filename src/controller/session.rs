@@ -319,7 +319,14 @@ pub trait Frontend {
     /// What `input` does to a running search when it arrives (it is still handled in
     /// order).
     fn interrupts(&self, input: &Input) -> Interrupt;
-    /// Handles one input while no search runs (it may start one).
+    /// True for an input to handle as soon as it arrives, even while a search runs, when
+    /// nothing waits before it (UGI's `isready`, which must be answered during a search).
+    /// Such an input must not start a search.
+    fn at_once(&self, _input: &Input) -> bool {
+        false
+    }
+    /// Handles one input while no search runs (it may start one), or one that
+    /// [`Frontend::at_once`] names.
     fn input(&mut self, input: Input, session: &mut Session) -> io::Result<Flow>;
     /// A running search finished an iteration.
     fn progress(&mut self, info: &Info, session: &mut Session) -> io::Result<()>;
@@ -397,6 +404,12 @@ fn drive<F: Frontend>(
         };
         match event {
             Event::Input(input) => {
+                if session.queue.is_empty() && frontend.at_once(&input) {
+                    if frontend.input(input, session)? == Flow::Quit {
+                        return Ok(());
+                    }
+                    continue;
+                }
                 match frontend.interrupts(&input) {
                     Interrupt::No => {}
                     Interrupt::Search => session.stop(),

@@ -9,7 +9,8 @@
 //! illegal move in a `position`, a malformed FEN, an unknown command, a bad option value)
 //! goes to stderr as one line, and the state stays as it was.
 //!
-//! Commands: `ugi` (`id` and `option` lines, `ugiok`), `isready` (`readyok`), `setoption
+//! Commands: `ugi` (`id` and `option` lines, `ugiok`), `isready` (`readyok`, at once, during
+//! a search too), `setoption
 //! name K value V` (unknown names ignored, as managers send their own), `uginewgame`,
 //! `position startpos|fen BOARD SIDE [moves ...]` (passes as `0000`), `go` with `p1time`,
 //! `p2time`, `p1inc`, `p2inc` (milliseconds: black's and white's clocks), `movetime`,
@@ -237,6 +238,11 @@ impl Ugi {
 }
 
 impl Frontend for Ugi {
+    fn at_once(&self, input: &Input) -> bool {
+        // UCI's rule, which UGI keeps: `isready` is answered even while a search runs.
+        matches!(input, Input::Line(l) if l.trim() == "isready")
+    }
+
     fn interrupts(&self, input: &Input) -> Interrupt {
         match input {
             Input::Line(l) => match l.trim() {

@@ -439,3 +439,32 @@ fn a_new_game_starts_from_the_start() {
     let white_start = parse_fen("8/8/8/3ox3/3xo3/8/8/8 o").unwrap();
     white_start.play(read_ugi_move(&mv)).expect("white's move");
 }
+
+/// `--eval-file` reaches the front-end's engine (through the options, not a process-wide
+/// setting): the hand-set weights (`train hand`) score a position otherwise than the shipped
+/// ones, and the same file twice scores it alike.
+#[test]
+fn eval_file_reaches_the_engine() {
+    let dir = std::env::temp_dir().join(format!("outflank-ugi-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let hand = dir.join("hand.ofw");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(["train", "hand", "--out", hand.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let score = |args: &[&str]| -> String {
+        let mut e = start(args);
+        e.send("position startpos moves f5 d6 c3 d3 c4 f4 f6 f3 e6 e7");
+        e.send("go depth 6");
+        let (_, infos) = bestmove(&mut e);
+        let last = infos.last().expect("info lines").clone();
+        // The score and the principal variation (nodes and times aside).
+        let (score, rest) = last.split_once(" nodes ").unwrap();
+        format!("{score} pv {}", rest.split(" pv ").nth(1).unwrap())
+    };
+    let shipped = score(&[]);
+    let with_hand = score(&["--eval-file", hand.to_str().unwrap()]);
+    assert_ne!(shipped, with_hand);
+    assert_eq!(score(&["--eval-file", hand.to_str().unwrap()]), with_hand);
+}

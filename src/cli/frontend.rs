@@ -56,31 +56,23 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 }
 
 impl FrontendArgs {
-    /// Loads `--eval-file`, if given, as the process's default weights (every engine the
-    /// front-end makes uses them).
-    pub fn load_eval(&self) -> anyhow::Result<()> {
-        if let Some(w) = self.engine.weights()? {
-            crate::eval::set_default_weights(w);
-        }
-        Ok(())
-    }
-
-    /// Runs a protocol front-end on stdin and stdout with these options (after loading
-    /// `--eval-file`), until it quits; exit status 0.
+    /// Runs a protocol front-end on stdin and stdout with these options, until it quits;
+    /// exit status 0.
     pub fn serve(
         &self,
         run: fn(Options, std::io::Stdin, std::io::Stdout) -> std::io::Result<()>,
     ) -> anyhow::Result<i32> {
-        self.load_eval()?;
         run(self.options()?, std::io::stdin(), std::io::stdout())?;
         Ok(0)
     }
 
-    /// The protocol options these arguments describe; fails when `--book-file` names a
+    /// The protocol options these arguments describe (with `--eval-file`'s weights, read
+    /// first); fails when `--eval-file` cannot be read, when `--book-file` names a
     /// file that is not a valid book, or with `--book-new` a file that exists. A file not
     /// there yet starts as the shipped book (as an empty one with `--book-new`), and
     /// NBoard's `learn` creates it.
     pub fn options(&self) -> anyhow::Result<Options> {
+        let weights = self.engine.weights()?;
         if let Some(p) = &self.book_file
             && !p.exists()
         {
@@ -129,6 +121,7 @@ impl FrontendArgs {
             opening_book: std::sync::Arc::new(opening_book),
             book_file: self.book_file.clone(),
             book_randomness: self.book_randomness,
+            weights,
         })
     }
 }

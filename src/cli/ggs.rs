@@ -143,7 +143,6 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     );
     let password = password(&a)?;
     let ask = a.ask.as_deref().map(ask).transpose()?;
-    a.engine.load_eval()?;
     let games = match &a.games {
         Some(p) => Some(GamesFile::new(p.clone(), open_append(p)?)),
         None => None,

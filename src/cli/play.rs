@@ -31,7 +31,6 @@ pub struct Args {
 
 /// Runs `outflank play` until `quit` or the end of stdin.
 pub fn run(a: Args) -> anyhow::Result<i32> {
-    a.engine.load_eval()?;
     let game = match &a.start {
         Some(text) => read_position_arg(text)?,
         None => Game::default(),

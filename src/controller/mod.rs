@@ -17,7 +17,7 @@ pub mod options;
 pub mod session;
 
 pub use clock::{GameClock, TimeControl};
-pub use options::{OPTIONS, OptionKind, OptionSpec, Options};
+pub use options::{EngineSetup, OPTIONS, OptionKind, OptionSpec, Options};
 pub use session::{Event, Flow, Frontend, Input, Interrupt, Session, Worker, events, run};
 
 use crate::board::{Board, Color, Move, MoveError, Position, Square};
@@ -447,10 +447,13 @@ impl Controller {
     /// a search of `depth` (with an engine of its own, so the game's table stays), and saves
     /// the book to the options' book file when there is one.
     pub fn learn(&mut self, depth: u32, plies: usize) -> Learned {
-        let engine = Engine::new(EngineConfig {
+        let mut engine = Engine::new(EngineConfig {
             threads: self.options.threads.max(1),
             hash_mb: 16,
         });
+        if let Some(w) = &self.options.weights {
+            engine.set_eval(w.clone());
+        }
         let book = (*self.options.opening_book).clone();
         let mut builder = Builder::new(&engine, book, depth);
         builder.learn(&self.game.start().board, self.game.moves(), plies);

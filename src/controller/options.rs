@@ -5,8 +5,9 @@
 use super::session::Session;
 use crate::board::{Board, Move};
 use crate::book::{Book, BookMove};
+use crate::eval::Weights;
 use crate::rng::Rng;
-use crate::search::{EngineConfig, Level, Limits, MovePlan, TranspositionTable};
+use crate::search::{Engine, EngineConfig, Level, Limits, MovePlan, TranspositionTable};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -175,6 +176,39 @@ pub struct Options {
     /// Book moves up to this many discs below the best are played too, picked at random
     /// (0: only the best, at random among equals).
     pub book_randomness: i32,
+    /// The evaluation weights (`--eval-file`); the shipped ones when `None`.
+    pub weights: Option<Arc<Weights>>,
+}
+
+/// How a front-end's engine is made: its threads and table, and its evaluation weights when
+/// they are not the shipped ones (`--eval-file`). No process-wide setting is involved: each
+/// engine gets the weights it is given.
+#[derive(Clone, Debug, Default)]
+pub struct EngineSetup {
+    /// Threads and table size.
+    pub config: EngineConfig,
+    /// The weights; the shipped ones when `None`.
+    pub weights: Option<Arc<Weights>>,
+}
+
+impl From<EngineConfig> for EngineSetup {
+    fn from(config: EngineConfig) -> EngineSetup {
+        EngineSetup {
+            config,
+            weights: None,
+        }
+    }
+}
+
+impl EngineSetup {
+    /// The engine, or the error when the system refuses the memory of its table.
+    pub fn engine(&self) -> Result<Engine, crate::search::TableTooLarge> {
+        let mut engine = Engine::try_new(self.config.clone())?;
+        if let Some(w) = &self.weights {
+            engine.set_eval(w.clone());
+        }
+        Ok(engine)
+    }
 }
 
 impl Default for Options {
@@ -187,6 +221,7 @@ impl Default for Options {
             opening_book: Arc::new(Book::shipped()),
             book_file: None,
             book_randomness: 0,
+            weights: None,
         }
     }
 }
@@ -314,11 +349,14 @@ impl Options {
             .join("\n")
     }
 
-    /// The engine settings part.
-    pub fn engine_config(&self) -> EngineConfig {
-        EngineConfig {
-            threads: self.threads.max(1),
-            hash_mb: self.hash_mb.max(1),
+    /// How the engine is made: threads, table size and weights.
+    pub fn engine_setup(&self) -> EngineSetup {
+        EngineSetup {
+            config: EngineConfig {
+                threads: self.threads.max(1),
+                hash_mb: self.hash_mb.max(1),
+            },
+            weights: self.weights.clone(),
         }
     }
 }

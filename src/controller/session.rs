@@ -9,8 +9,9 @@
 //!   the searches started while they wait in the queue, while the terminal game's `stop`
 //!   ([`Interrupt::Search`]) stops only the search it arrived during.
 
+use super::options::EngineSetup;
 use crate::board::Board;
-use crate::search::{Engine, EngineConfig, Info, Limits};
+use crate::search::{Engine, Info, Limits};
 use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -208,19 +209,19 @@ impl<'w> Session<'w> {
     /// system refuses the memory of the hash table.
     pub fn detached<W: Write + 'w>(
         output: W,
-        config: EngineConfig,
+        setup: impl Into<EngineSetup>,
     ) -> io::Result<(Session<'w>, Receiver<Event>)> {
         let (sender, events) = channel();
-        let session = Session::with_worker(output, config, sender)?;
+        let session = Session::with_worker(output, setup.into(), sender)?;
         Ok((session, events))
     }
 
     fn with_worker<W: Write + 'w>(
         output: W,
-        config: EngineConfig,
+        setup: EngineSetup,
         sender: Sender<Event>,
     ) -> io::Result<Session<'w>> {
-        let engine = Engine::try_new(config).map_err(io::Error::other)?;
+        let engine = setup.engine().map_err(io::Error::other)?;
         Ok(Session {
             out: Box::new(output),
             worker: Worker::spawn(engine, sender),
@@ -363,13 +364,13 @@ pub fn run<F, W>(
     frontend: &mut F,
     (sender, events): (Sender<Event>, Receiver<Event>),
     output: W,
-    config: EngineConfig,
+    setup: impl Into<EngineSetup>,
 ) -> io::Result<()>
 where
     F: Frontend,
     W: Write,
 {
-    let mut session = Session::with_worker(output, config, sender)?;
+    let mut session = Session::with_worker(output, setup.into(), sender)?;
     let result = drive(frontend, &events, &mut session);
     session.stop();
     result

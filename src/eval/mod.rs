@@ -434,22 +434,10 @@ pub fn shipped_weights() -> Arc<Weights> {
     .clone()
 }
 
-static OVERRIDE: OnceLock<Arc<Weights>> = OnceLock::new();
-
-/// Makes `w` the default weights of this process (what [`default_weights`] and every new
-/// engine use), as `--eval-file` does. Only the first call counts; returns false when the
-/// default was already set.
-pub fn set_default_weights(w: Arc<Weights>) -> bool {
-    OVERRIDE.set(w).is_ok()
-}
-
-/// The weights used when none are given: the shipped ones, unless
-/// [`set_default_weights`] chose others.
+/// The weights used when none are given: the shipped ones. (Other weights reach an engine
+/// through [`crate::search::Engine::set_eval`]; there is no process-wide setting.)
 pub fn default_weights() -> Weights {
-    match OVERRIDE.get() {
-        Some(w) => (**w).clone(),
-        None => (*shipped_weights()).clone(),
-    }
+    (*shipped_weights()).clone()
 }
 
 #[cfg(test)]

@@ -727,9 +727,9 @@ pub fn run<R: Read + Send + 'static, W: Write>(
     input: R,
     output: W,
 ) -> io::Result<()> {
-    let config = options.engine_config();
+    let setup = options.engine_setup();
     let mut gtp = Gtp::new(options);
-    super::run(&mut gtp, input, output, config)
+    super::run(&mut gtp, input, output, setup)
 }
 
 #[cfg(test)]

@@ -17,8 +17,8 @@ pub mod nboard;
 pub mod terminal;
 pub mod ugi;
 
+use crate::controller::EngineSetup;
 use crate::controller::{Event, Frontend, Input};
-use crate::search::EngineConfig;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::sync::mpsc::Sender;
 use std::thread;
@@ -111,7 +111,7 @@ fn read_lines<R: Read>(input: R, send_input: &mut dyn FnMut(Input) -> bool) {
 
 /// Runs a front-end on a line input (stdin) and an output (stdout): the input is read on
 /// its own thread, the driver loop is [`crate::controller::run`].
-pub fn run<F, R, W>(frontend: &mut F, input: R, output: W, config: EngineConfig) -> io::Result<()>
+pub fn run<F, R, W>(frontend: &mut F, input: R, output: W, setup: EngineSetup) -> io::Result<()>
 where
     F: Frontend,
     R: Read + Send + 'static,
@@ -119,7 +119,7 @@ where
 {
     let (tx, rx) = crate::controller::events();
     spawn_reader(input, tx.clone());
-    crate::controller::run(frontend, (tx, rx), output, config)
+    crate::controller::run(frontend, (tx, rx), output, setup)
 }
 
 #[cfg(test)]

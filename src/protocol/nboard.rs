@@ -547,9 +547,9 @@ pub fn run<R: Read + Send + 'static, W: Write>(
     input: R,
     output: W,
 ) -> io::Result<()> {
-    let config = options.engine_config();
+    let setup = options.engine_setup();
     let mut nboard = NBoard::new(options);
-    super::run(&mut nboard, input, output, config)
+    super::run(&mut nboard, input, output, setup)
 }
 
 #[cfg(test)]

@@ -762,9 +762,9 @@ pub fn run<R: Read + Send + 'static, W: Write>(
     input: R,
     output: W,
 ) -> io::Result<()> {
-    let config = options.engine_config();
+    let engine = options.engine_setup();
     let mut terminal = Terminal::new(options, setup);
-    super::run(&mut terminal, input, output, config)
+    super::run(&mut terminal, input, output, engine)
 }
 
 #[cfg(test)]

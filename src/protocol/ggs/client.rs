@@ -1133,7 +1133,7 @@ impl Frontend for Ggs {
 /// fails (a refused login, attempts to log in given up, a game that could not be written
 /// to the games file: the error says so at the end).
 pub fn run(config: Config) -> io::Result<()> {
-    let engine_config = config.options.engine_config();
+    let engine_setup = config.options.engine_setup();
     let (tx, rx) = crate::controller::events();
     super::super::spawn_reader(io::stdin(), tx.clone());
     // Ctrl-C: log out as `quit` does.
@@ -1152,7 +1152,7 @@ pub fn run(config: Config) -> io::Result<()> {
             }
         })?;
     let mut client = Ggs::new(config, tx.clone());
-    crate::controller::run(&mut client, (tx, rx), io::stdout(), engine_config)?;
+    crate::controller::run(&mut client, (tx, rx), io::stdout(), engine_setup)?;
     match &client.config.games {
         Some(file) if file.lost() > 0 => Err(io::Error::other(format!(
             "{} not written to {} (see the errors above)",

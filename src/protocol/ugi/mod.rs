@@ -313,7 +313,7 @@ pub fn run<R: Read + Send + 'static, W: Write>(
     input: R,
     output: W,
 ) -> io::Result<()> {
-    let config = options.engine_config();
+    let setup = options.engine_setup();
     let mut ugi = Ugi::new(options, Box::new(io::stderr()));
-    super::run(&mut ugi, input, output, config)
+    super::run(&mut ugi, input, output, setup)
 }

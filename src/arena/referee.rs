@@ -192,7 +192,7 @@ impl GameRecord {
     }
 
     /// `1-0`, `0-1` or `1/2-1/2`, black's result first.
-    pub fn result_text(&self) -> &'static str {
+    pub fn result_code(&self) -> &'static str {
         match self.winner() {
             Some(Color::Black) => "1-0",
             Some(Color::White) => "0-1",
@@ -232,7 +232,7 @@ impl GameRecord {
             self.number,
             self.black_name,
             self.white_name,
-            self.result_text()
+            self.result_code()
         )
     }
 

@@ -351,7 +351,7 @@ fn analysis_gfx(job: Job, to_move: Color, info: &Info) -> String {
     let summary = format!(
         "TEXT {}: {} {} ({})",
         title(to_move),
-        move_text(best.mv),
+        gtp_move(best.mv),
         value_text(best.score, info.solve),
         search_text(info)
     );
@@ -361,7 +361,7 @@ fn analysis_gfx(job: Job, to_move: Color, info: &Info) -> String {
             let mut color = to_move;
             for &mv in &best.pv {
                 let c = if color == Color::Black { 'b' } else { 'w' };
-                let _ = write!(var, " {c} {}", move_text(mv).to_ascii_uppercase());
+                let _ = write!(var, " {c} {}", gtp_move(mv).to_ascii_uppercase());
                 color = color.opposite();
             }
             var
@@ -372,7 +372,7 @@ fn analysis_gfx(job: Job, to_move: Color, info: &Info) -> String {
                 let _ = write!(
                     label,
                     " {} {}",
-                    move_text(l.mv),
+                    gtp_move(l.mv),
                     value_text(l.score, info.solve)
                 );
             }
@@ -389,7 +389,7 @@ pub struct Gtp {
 }
 
 /// A move as GTP answers it: `F5`, or `pass`.
-pub fn move_text(mv: Move) -> String {
+pub fn gtp_move(mv: Move) -> String {
     match mv {
         Move::Play(s) => s.name_upper(),
         Move::Pass => "pass".to_string(),
@@ -397,7 +397,7 @@ pub fn move_text(mv: Move) -> String {
 }
 
 /// The score of a finished game as GTP writes it: `B+12`, `W+4` or `0`.
-pub fn score_text(black_score: i32) -> String {
+pub fn final_score_text(black_score: i32) -> String {
     match black_score {
         0 => "0".to_string(),
         s if s > 0 => format!("B+{s}"),
@@ -521,7 +521,7 @@ impl Gtp {
             log::error!("the engine chose an illegal move {}: {e}", choice.mv);
             return self.reply(session, &id, false, "illegal move");
         }
-        self.reply(session, &id, true, &move_text(choice.mv))
+        self.reply(session, &id, true, &gtp_move(choice.mv))
     }
 
     fn handle(&mut self, line: &str, session: &mut Session) -> io::Result<Flow> {
@@ -589,7 +589,7 @@ impl Gtp {
             }
             Command::Showboard => ok(self, session, &format!("\n{}", board_text(&pos)))?,
             Command::FinalScore => match self.ctl.game().result() {
-                Some(r) => ok(self, session, &score_text(r))?,
+                Some(r) => ok(self, session, &final_score_text(r))?,
                 None => fail(self, session, "cannot score")?,
             },
             Command::TimeSettings {
@@ -628,12 +628,12 @@ impl Gtp {
             Command::RulesBoard => ok(self, session, &gogui_board(&pos))?,
             Command::RulesBoardSize => ok(self, session, "8")?,
             Command::RulesLegalMoves => {
-                let moves: Vec<String> = pos.legal_moves().into_iter().map(move_text).collect();
+                let moves: Vec<String> = pos.legal_moves().into_iter().map(gtp_move).collect();
                 ok(self, session, &moves.join(" "))?
             }
             Command::RulesSideToMove => ok(self, session, pos.to_move.name())?,
             Command::RulesFinalResult => match self.ctl.game().result() {
-                Some(r) => ok(self, session, &score_text(r))?,
+                Some(r) => ok(self, session, &final_score_text(r))?,
                 None => ok(self, session, "unknown")?,
             },
             Command::AnalyzeCommands => ok(
@@ -778,11 +778,11 @@ mod tests {
 
     #[test]
     fn texts() {
-        assert_eq!(score_text(0), "0");
-        assert_eq!(score_text(12), "B+12");
-        assert_eq!(score_text(-4), "W+4");
-        assert_eq!(move_text(Move::Pass), "pass");
-        assert_eq!(move_text(Move::Play("f5".parse().unwrap())), "F5");
+        assert_eq!(final_score_text(0), "0");
+        assert_eq!(final_score_text(12), "B+12");
+        assert_eq!(final_score_text(-4), "W+4");
+        assert_eq!(gtp_move(Move::Pass), "pass");
+        assert_eq!(gtp_move(Move::Play("f5".parse().unwrap())), "F5");
         let board = gogui_board(&Position::start());
         let rows: Vec<&str> = board.lines().collect();
         assert_eq!(rows.len(), 8);

@@ -209,7 +209,7 @@ pub struct NBoard {
 fn move_line(choice: &Choice) -> String {
     format!(
         "=== {}/{}/{}",
-        move_text(choice.mv),
+        nboard_move_word(choice.mv),
         eval_text(choice.score.unwrap_or(0)),
         seconds_text(match choice.source {
             Source::Book(_) => Duration::ZERO,
@@ -225,7 +225,7 @@ const LEARN_DEPTH: u32 = 12;
 const LEARN_PLIES: usize = 20;
 
 /// A move as NBoard writes it: `F5`, or `PA`.
-fn move_text(mv: Move) -> String {
+fn nboard_move_word(mv: Move) -> String {
     match mv {
         Move::Pass => "PA".to_string(),
         Move::Play(s) => s.name_upper(),

@@ -31,7 +31,7 @@ use super::message::{
     BoardMessage, Framer, GameId, GameResult, GameType, GgsClock, MatchInfo, Message, Rated,
     Request, not_text, outgoing,
 };
-use super::outcome::{margin_text, mine_text, result_text, seen_from};
+use super::outcome::{ggf_result_text, margin_text, mine_text, seen_from};
 use super::retry::{Failure, Next, Retry, secs_text};
 use crate::board::{Color, Position};
 use crate::controller::{
@@ -1011,7 +1011,7 @@ fn ggf_of(g: &GameState, result: &GameResult) -> GgfGame {
     // A game played out has the board's result (Black's view); one that ended otherwise
     // (time, resignation) has the server's words.
     if !g.ctl.game().is_over() {
-        ggf.result = Some(result_text(result));
+        ggf.result = Some(ggf_result_text(result));
     }
     ggf
 }

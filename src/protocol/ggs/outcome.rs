@@ -7,7 +7,7 @@
 use super::message::{GameResult, ResultHow};
 
 /// `r` as the server wrote it: `+46.00`, `-64.00 (on time)`, `aborted`, `bob left`.
-pub fn result_text(r: &GameResult) -> String {
+pub fn ggf_result_text(r: &GameResult) -> String {
     match r {
         GameResult::Score { score, how } => format!("{score:+.2}{}", how_text(*how)),
         GameResult::Aborted => "aborted".into(),
@@ -53,7 +53,7 @@ pub fn margin_text(mine: f64) -> String {
 pub fn mine_text(r: &GameResult) -> String {
     match r {
         GameResult::Score { score, how } => format!("{}{}", margin_text(*score), how_text(*how)),
-        _ => result_text(r),
+        _ => ggf_result_text(r),
     }
 }
 
@@ -64,12 +64,12 @@ mod tests {
     #[test]
     fn results_are_told_from_the_clients_side() {
         let r = GameResult::parse("-64.00");
-        assert_eq!(result_text(&r), "-64.00");
+        assert_eq!(ggf_result_text(&r), "-64.00");
         assert_eq!(mine_text(&seen_from(&r, true)), "won by 64");
         assert_eq!(mine_text(&seen_from(&r, false)), "lost by 64");
         let t = GameResult::parse("+1.00:t");
         assert_eq!(mine_text(&seen_from(&t, true)), "lost by 1 (on time)");
-        assert_eq!(result_text(&seen_from(&t, true)), "-1.00 (on time)");
+        assert_eq!(ggf_result_text(&seen_from(&t, true)), "-1.00 (on time)");
         assert_eq!(mine_text(&GameResult::parse("0.00")), "a draw");
         assert_eq!(
             mine_text(&seen_from(&GameResult::parse("0.00"), true)),

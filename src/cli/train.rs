@@ -5,6 +5,9 @@ use super::common::progress_bar;
 use super::shards::{MergeOutput, ShardArgs, weights_id};
 use crate::eval::{Weights, file};
 use crate::shard::{self, RunId, Shard, ShardFile};
+use crate::train::sources::{
+    append_new, load_manifest, manifest_games, selfplay_shard_games, wthor_games,
+};
 use crate::train::store::{self as data_store, Entry, Manifest, StoreError};
 use crate::train::{
     FitConfig, LabelConfig, ProbcutConfig, ReferenceConfig, ReferenceSet, SelfPlayConfig,
@@ -486,49 +489,6 @@ pub fn merge_data(m: &shard::Merged) -> anyhow::Result<MergeOutput> {
         stdout: data::sample_file_bytes(count, &records),
         ..MergeOutput::default()
     })
-}
-
-/// The games of a full set of self-play shards, with their openings.
-fn selfplay_shard_games(paths: &[PathBuf]) -> anyhow::Result<Vec<data::GameRecord>> {
-    let merged = shard::collect(paths)?;
-    anyhow::ensure!(
-        merged.run.step == shard::Step::Selfplay,
-        "{}: shards of {}, not of selfplay",
-        paths[0].display(),
-        merged.run.step
-    );
-    crate::train::decode_games(&merged.items)
-        .map_err(|i| anyhow::anyhow!("self-play game {i} of the shards is not a game"))
-}
-
-/// The games of WTHOR files and directories ([`data::read_games`]); none for no path.
-fn wthor_games(paths: &[PathBuf]) -> anyhow::Result<Vec<data::GameRecord>> {
-    if paths.is_empty() {
-        Ok(Vec::new())
-    } else {
-        data::read_games(paths)
-    }
-}
-
-/// Appends the games of `more` that are not repeats (the same moves) of a game before them,
-/// in `games` or earlier in `more`, as within WTHOR files.
-fn append_new(games: &mut Vec<data::GameRecord>, more: Vec<data::GameRecord>) {
-    let mut seen: std::collections::HashSet<Vec<crate::board::Square>> =
-        games.iter().map(|g| g.moves.clone()).collect();
-    games.extend(more.into_iter().filter(|g| seen.insert(g.moves.clone())));
-}
-
-/// The self-play games of a manifest's shards in the store (`store`, else the default one),
-/// each shard checked against the manifest first.
-fn manifest_games(manifest: &Path, store: Option<&Path>) -> anyhow::Result<Vec<data::GameRecord>> {
-    let store = store.map_or_else(data_store::default_store, Path::to_path_buf);
-    data_store::selfplay_games(&store, &load_manifest(manifest)?)
-}
-
-/// A manifest that must be there.
-fn load_manifest(path: &Path) -> anyhow::Result<Manifest> {
-    anyhow::ensure!(path.is_file(), "{}: no manifest there", path.display());
-    Manifest::load(path)
 }
 
 /// The settings and weights of a self-play run.

@@ -7,6 +7,7 @@
 //! - [`selfplay`]: games of the engine against itself from randomised openings or opening
 //!   lines, at a depth or a level.
 //! - [`store`]: the data store outside the repository and its manifest inside it.
+//! - [`sources`]: the games to label: WTHOR files, self-play shards, a manifest's shards.
 //! - [`mod@fit`]: per-phase ridge regression of the pattern weights by preconditioned conjugate
 //!   gradients on both cores, reproducible.
 //! - [`error`]: mean absolute error per phase on a held-out split.
@@ -19,6 +20,7 @@ pub mod error;
 pub mod fit;
 pub mod probcut;
 pub mod selfplay;
+pub mod sources;
 pub mod store;
 
 pub use data::{LabelConfig, map_with_engines};

@@ -18,7 +18,9 @@ pub mod session;
 
 pub use clock::{GameClock, TimeControl};
 pub use options::{EngineSetup, OPTIONS, OptionKind, OptionSpec, Options};
-pub use session::{Event, Flow, Frontend, Input, Interrupt, Session, Worker, events, run};
+pub use session::{
+    Event, Finished, Flow, Frontend, Input, Interrupt, Job, Session, Worker, events, run,
+};
 
 use crate::board::{Board, Color, Move, MoveError, Position, Square};
 use crate::book::{BookMove, Builder};
@@ -79,9 +81,20 @@ pub struct Choice {
 pub enum Answer {
     /// Chosen at once (the only move, a book move).
     Now(Choice),
-    /// A search runs; its result comes to the front-end's `done`, which hands it to
-    /// [`Controller::searched`].
+    /// A search runs; its result comes to the front-end's `done` with the request's tag,
+    /// which hands it to [`Controller::searched`].
     Searching,
+}
+
+/// What a finished search gives ([`Controller::searched`]).
+#[derive(Clone, Debug)]
+pub enum Searched {
+    /// The choice for a move request.
+    Move(Choice),
+    /// An analysis's result (a hint, an analysis).
+    Analysis(Info),
+    /// The result of a move request for a game set anew since: not wanted.
+    Stale,
 }
 
 /// How long a move request may search ([`Controller::choose_within`]).
@@ -107,12 +120,15 @@ pub enum Refusal {
     NotToMove(Color),
 }
 
-/// A move request that waits for its search.
+/// A move request whose search runs: what [`Controller::searched`] makes a choice of the
+/// search's result with. It travels with the search ([`Job`]).
 #[derive(Clone, Copy, Debug)]
-struct Pending {
+pub struct MoveRequest {
     color: Color,
     board: Board,
     asked: Instant,
+    /// The controller's game when it was asked ([`Controller::set_game`] starts another).
+    game: u64,
 }
 
 /// What a hint request gives ([`Controller::hint`]).
@@ -145,7 +161,8 @@ pub struct Controller {
     clock: GameClock,
     /// A single legal move gets a short search, for the value a protocol reports with it.
     score_forced: bool,
-    pending: Option<Pending>,
+    /// Counts the games set: a search's result for an earlier one is stale.
+    game_number: u64,
     /// Picks among the book moves within the randomness of the best.
     rng: Rng,
 }
@@ -159,6 +176,28 @@ fn forced_move_limits() -> Limits {
     }
 }
 
+/// The choice a move request's search gives: its best move, or any legal move when the
+/// search gave no result at all (any legal move beats no answer).
+fn choice_of(p: MoveRequest, info: Info) -> Choice {
+    let (mv, score) = match info.best() {
+        Some(l) => (l.mv, Some(l.score)),
+        // No result at all (the search failed): any legal move beats no answer.
+        None => (
+            single_reply(&p.board)
+                .or_else(|| Square::iter(p.board.moves()).next().map(Move::Play))
+                .unwrap_or(Move::Pass),
+            None,
+        ),
+    };
+    Choice {
+        color: p.color,
+        mv,
+        score,
+        source: Source::Search(info),
+        elapsed: p.asked.elapsed(),
+    }
+}
+
 impl Controller {
     /// A controller with these options, the start position and no clock.
     pub fn new(options: Options) -> Controller {
@@ -168,7 +207,7 @@ impl Controller {
             marks: Vec::new(),
             clock: GameClock::untimed(),
             score_forced: false,
-            pending: None,
+            game_number: 0,
             rng: Rng::new(random_seed()),
         }
     }
@@ -192,7 +231,12 @@ impl Controller {
     }
 
     /// Sets one engine option by name (see [`Options::set`]); on error nothing changes.
-    pub fn set_option(&mut self, key: &str, value: &str, session: &Session) -> Result<(), String> {
+    pub fn set_option<T>(
+        &mut self,
+        key: &str,
+        value: &str,
+        session: &Session<T>,
+    ) -> Result<(), String> {
         self.options.set(key, value, session)
     }
 
@@ -226,7 +270,7 @@ impl Controller {
             game.len()
         ];
         self.game = game;
-        self.pending = None;
+        self.game_number += 1;
         self.clock.restart();
     }
 
@@ -319,19 +363,26 @@ impl Controller {
     /// pass, the move after its pass). The only move and a book move come at once; otherwise
     /// a search starts on `session`, budgeted by the time manager within `color`'s clock
     /// and the options' level, depth and time per move, and its result comes back through
-    /// the front-end's `done` to [`Controller::searched`]. Nothing is played: the front-end
-    /// plays the choice with [`Controller::commit`], or not (GTP's `reg_genmove`).
-    pub fn choose(&mut self, color: Color, session: &mut Session) -> Result<Answer, Refusal> {
-        self.choose_within(color, MoveBudget::Options, session)
+    /// the front-end's `done`, tagged `tag`, to [`Controller::searched`]. Nothing is played:
+    /// the front-end plays the choice with [`Controller::commit`], or not (GTP's
+    /// `reg_genmove`).
+    pub fn choose<T>(
+        &mut self,
+        color: Color,
+        session: &mut Session<T>,
+        tag: T,
+    ) -> Result<Answer, Refusal> {
+        self.choose_within(color, MoveBudget::Options, session, tag)
     }
 
     /// [`Controller::choose`] with a search budget of the request's own (UGI's `go depth`,
     /// `go nodes`, `go infinite`) instead of the options'.
-    pub fn choose_within(
+    pub fn choose_within<T>(
         &mut self,
         color: Color,
         budget: MoveBudget,
-        session: &mut Session,
+        session: &mut Session<T>,
+        tag: T,
     ) -> Result<Answer, Refusal> {
         let asked = Instant::now();
         let pos = self.game.position();
@@ -375,36 +426,31 @@ impl Controller {
             MoveBudget::Infinite => Limits::default(),
         };
         log::debug!("{color} to move: {limits:?}");
-        self.pending = Some(Pending {
+        let request = MoveRequest {
             color,
             board,
             asked,
-        });
-        session.search(board, limits, true);
+            game: self.game_number,
+        };
+        let job = Job {
+            tag,
+            request: Some(request),
+        };
+        session.search(board, limits, job);
         Ok(Answer::Searching)
     }
 
-    /// The choice a finished search gives for the request of [`Controller::choose`]; `None`
-    /// when no move request waits (the search was an analysis).
-    pub fn searched(&mut self, info: Info) -> Option<Choice> {
-        let p = self.pending.take()?;
-        let (mv, score) = match info.best() {
-            Some(l) => (l.mv, Some(l.score)),
-            // No result at all (the search failed): any legal move beats no answer.
-            None => (
-                single_reply(&p.board)
-                    .or_else(|| Square::iter(p.board.moves()).next().map(Move::Play))
-                    .unwrap_or(Move::Pass),
-                None,
-            ),
+    /// What a finished search gives, with its tag: the choice for a request of
+    /// [`Controller::choose`], an analysis's result, or nothing when the game was set anew
+    /// since the request.
+    pub fn searched<T>(&self, done: Finished<T>) -> (T, Searched) {
+        let Finished { job, info } = done;
+        let searched = match job.request {
+            None => Searched::Analysis(info),
+            Some(r) if r.game != self.game_number => Searched::Stale,
+            Some(r) => Searched::Move(choice_of(r, info)),
         };
-        Some(Choice {
-            color: p.color,
-            mv,
-            score,
-            source: Source::Search(info),
-            elapsed: p.asked.elapsed(),
-        })
+        (job.tag, searched)
     }
 
     /// Plays a choice of [`Controller::choose`] (after the other side's implicit pass when
@@ -419,7 +465,7 @@ impl Controller {
     /// The best `n` moves of the current position: from the book when it holds the position,
     /// else by a search at the analysis level (its reports come to the front-end; a forced
     /// pass is searched too, for its score).
-    pub fn hint(&mut self, n: usize, session: &mut Session) -> Hints {
+    pub fn hint<T>(&mut self, n: usize, session: &mut Session<T>, tag: T) -> Hints {
         let board = self.game.position().board;
         if board.is_game_over() {
             return Hints::GameOver;
@@ -427,18 +473,18 @@ impl Controller {
         if let Some(hints) = self.options.book_hints(&board, n) {
             return Hints::Book(hints);
         }
-        self.analyze(board, n, session);
+        self.analyze(board, n, session, tag);
         Hints::Searching
     }
 
     /// Starts an analysis of `board` at the options' analysis level, scoring its best
-    /// `multipv` moves, without the book (its reports come to the front-end).
-    pub fn analyze(&mut self, board: Board, multipv: usize, session: &mut Session) {
+    /// `multipv` moves, without the book (its reports come to the front-end, tagged `tag`).
+    pub fn analyze<T>(&mut self, board: Board, multipv: usize, session: &mut Session<T>, tag: T) {
         let mut limits = self.options.analysis_limits(&board);
         limits.multipv = multipv.max(1);
         log::debug!("analysis: {limits:?}");
-        self.pending = None;
-        session.search(board, limits, false);
+        let job = Job { tag, request: None };
+        session.search(board, limits, job);
     }
 }
 
@@ -473,6 +519,7 @@ impl Controller {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io;
 
     fn sq(s: &str) -> Move {
         Move::Play(s.parse().unwrap())
@@ -518,14 +565,14 @@ mod tests {
         assert_eq!(c.game().len(), g.len() + 1);
     }
 
-    /// Waits for the session's running search to finish and returns its result.
-    fn wait(session: &mut Session, events: &std::sync::mpsc::Receiver<Event>) -> Info {
+    /// Waits for the session's running search to finish and returns it.
+    fn wait<T>(session: &mut Session<T>, events: &std::sync::mpsc::Receiver<Event>) -> Finished<T> {
         loop {
             let event = events
                 .recv_timeout(Duration::from_secs(60))
                 .expect("the search reports");
-            if let Some(info) = session.finished(event) {
-                return info;
+            if let Some(done) = session.finished(event) {
+                return done;
             }
         }
     }
@@ -543,11 +590,18 @@ mod tests {
         options.book = false;
         let mut c = Controller::new(options);
         c.play(sq("f5"), Mover::Other).unwrap();
-        let Ok(Answer::Searching) = c.choose(Color::White, &mut session) else {
+        let Ok(Answer::Searching) = c.choose(Color::White, &mut session, "second") else {
             panic!("a search for white's second move");
         };
         assert!(session.busy());
-        let choice = c.searched(wait(&mut session, &events)).expect("a choice");
+        assert_eq!(session.searching(), Some(&"second"));
+        let (tag, Searched::Move(choice)) = c.searched(wait(&mut session, &events)) else {
+            panic!("a choice");
+        };
+        assert_eq!(
+            tag, "second",
+            "the request's tag comes back with its result"
+        );
         assert!(!session.busy());
         assert_eq!(choice.color, Color::White);
         assert!(c.position().legal_moves().contains(&choice.mv));
@@ -555,7 +609,8 @@ mod tests {
         c.commit(&choice).unwrap();
         assert_eq!(c.game().len(), 2);
         assert_eq!(
-            c.choose(Color::White, &mut session).unwrap_err(),
+            c.choose(Color::White, &mut session, "wrong side")
+                .unwrap_err(),
             Refusal::NotToMove(Color::Black)
         );
         // A budget of the request's own: a depth-2 plan instead of the options' depth 4.
@@ -563,23 +618,76 @@ mod tests {
             depth: Some(2),
             ..MovePlan::default()
         };
-        c.choose_within(Color::Black, MoveBudget::Plan(plan), &mut session)
+        c.choose_within(Color::Black, MoveBudget::Plan(plan), &mut session, "plan")
             .unwrap();
-        let info = wait(&mut session, &events);
-        assert_eq!(info.depth, 2);
-        // A hint searches at the analysis level, and a search asked while one runs replaces
-        // it (the first is stopped).
-        assert_eq!(c.hint(3, &mut session), Hints::Searching);
+        let done = wait(&mut session, &events);
+        assert_eq!(done.info.depth, 2);
+        // A hint searches at the analysis level.
+        assert_eq!(c.hint(3, &mut session, "hint"), Hints::Searching);
+        let (tag, Searched::Analysis(info)) = c.searched(wait(&mut session, &events)) else {
+            panic!("an analysis");
+        };
+        assert_eq!((tag, info.lines.len()), ("hint", 3));
+        // A move request's result for a game set anew since is stale.
+        c.choose(Color::Black, &mut session, "before").unwrap();
+        c.set_game(Game::default());
+        let (_, searched) = c.searched(wait(&mut session, &events));
+        assert!(matches!(searched, Searched::Stale), "{searched:?}");
         let mut options = c.options().clone();
         options.book = true;
         *c.options_mut() = options;
-        c.set_game(Game::default());
-        let Ok(Answer::Now(choice)) = c.choose(Color::Black, &mut session) else {
+        let Ok(Answer::Now(choice)) = c.choose(Color::Black, &mut session, "book") else {
             panic!("a book move at the start");
         };
         assert!(matches!(choice.source, Source::Book(_)));
         drop(session);
         assert!(out.is_empty(), "the controller writes nothing itself");
+    }
+
+    #[test]
+    fn a_search_replaced_while_running_is_stopped() {
+        let config = EngineConfig {
+            threads: 1,
+            hash_mb: 4,
+        };
+        let (mut session, events) = Session::detached(io::sink(), config).unwrap();
+        let options = Options {
+            book: false,
+            ..Options::default()
+        };
+        let mut c = Controller::new(options);
+        c.play(sq("f5"), Mover::Other).unwrap();
+        let infinite = MoveBudget::Infinite;
+        c.choose_within(Color::White, infinite, &mut session, 1)
+            .unwrap();
+        // The first search runs with no limit; the second replaces it.
+        std::thread::sleep(Duration::from_millis(50));
+        let plan = MoveBudget::Plan(MovePlan {
+            depth: Some(3),
+            ..MovePlan::default()
+        });
+        c.choose_within(Color::White, plan, &mut session, 2)
+            .unwrap();
+        assert_eq!(session.searching(), Some(&2));
+        // Both searches report back (the first, stopped, at once); only the second's result
+        // is the session's, and the wait would time out if the first ran on.
+        let mut seen = Vec::new();
+        let done = loop {
+            let event = events
+                .recv_timeout(Duration::from_secs(60))
+                .expect("the stopped search returns");
+            if let Event::Done { info, .. } = &event {
+                seen.push((info.stopped, info.depth));
+            }
+            if let Some(done) = session.finished(event) {
+                break done;
+            }
+        };
+        assert_eq!(done.job.tag, 2);
+        assert_eq!(done.info.depth, 3);
+        assert_eq!(seen.len(), 2, "the first search returned too: {seen:?}");
+        assert!(seen[0].0, "the first search was stopped: {seen:?}");
+        assert!(!session.busy());
     }
 
     #[test]

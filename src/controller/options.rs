@@ -284,7 +284,7 @@ impl Options {
     /// (on/off), `book-randomness` (discs)), as GTP's `outflank-set`, the terminal game's
     /// `set` and UGI's `setoption` take them. Threads and hash size reach the engine through
     /// `session`. On error nothing changes.
-    pub fn set(&mut self, key: &str, value: &str, session: &Session) -> Result<(), String> {
+    pub fn set<T>(&mut self, key: &str, value: &str, session: &Session<T>) -> Result<(), String> {
         let spec = OPTIONS
             .iter()
             .find(|o| o.key == key)

@@ -9,6 +9,7 @@
 //!   the searches started while they wait in the queue, while the terminal game's `stop`
 //!   ([`Interrupt::Search`]) stops only the search it arrived during.
 
+use super::MoveRequest;
 use super::options::EngineSetup;
 use crate::board::Board;
 use crate::search::{Engine, Info, Limits};
@@ -189,19 +190,48 @@ pub enum Interrupt {
     Session,
 }
 
-/// The front-end's side of a session: the output, the worker, the running search.
-pub struct Session<'w> {
+/// What a search is for: the front-end's tag (the command it answers, the game it is for)
+/// and, for a move request, what the controller makes a choice of its result with. It goes
+/// with the search to the worker's thread and back, and is the only record of a search in
+/// progress: front-ends keep none of their own.
+#[derive(Clone, Debug)]
+pub struct Job<T> {
+    /// The front-end's tag.
+    pub tag: T,
+    /// The move request, for a search the controller started to choose a move.
+    pub(crate) request: Option<MoveRequest>,
+}
+
+/// A search that returned: its job and its result ([`Session::finished`], [`Frontend::done`]).
+#[derive(Debug)]
+pub struct Finished<T> {
+    /// What it was for.
+    pub job: Job<T>,
+    /// Its result.
+    pub info: Info,
+}
+
+/// The running search: its id, its stop flag, its job.
+struct Running<T> {
+    id: u64,
+    stop: Arc<AtomicBool>,
+    job: Job<T>,
+}
+
+/// The front-end's side of a session: the output, the worker, the running search and what it
+/// is for (a job tagged with a `T` of the front-end's).
+pub struct Session<'w, T = ()> {
     out: Box<dyn Write + 'w>,
     worker: Worker,
     next_id: u64,
-    running: Option<(u64, Arc<AtomicBool>)>,
+    running: Option<Running<T>>,
     /// [`Interrupt::Session`] lines that wait in the queue.
     interrupts: usize,
     /// Inputs that arrived while a search ran, to handle once none runs.
     queue: VecDeque<Input>,
 }
 
-impl<'w> Session<'w> {
+impl<'w, T> Session<'w, T> {
     /// A session that no driver loop runs: it writes to `output` and searches with an engine
     /// configured by `config` on a worker of its own, whose reports ([`Event::Progress`],
     /// [`Event::Done`]) come to the receiver returned with it. [`run`] builds its session so;
@@ -210,7 +240,7 @@ impl<'w> Session<'w> {
     pub fn detached<W: Write + 'w>(
         output: W,
         setup: impl Into<EngineSetup>,
-    ) -> io::Result<(Session<'w>, Receiver<Event>)> {
+    ) -> io::Result<(Session<'w, T>, Receiver<Event>)> {
         let (sender, events) = channel();
         let session = Session::with_worker(output, setup.into(), sender)?;
         Ok((session, events))
@@ -220,7 +250,7 @@ impl<'w> Session<'w> {
         output: W,
         setup: EngineSetup,
         sender: Sender<Event>,
-    ) -> io::Result<Session<'w>> {
+    ) -> io::Result<Session<'w, T>> {
         let engine = setup.engine().map_err(io::Error::other)?;
         Ok(Session {
             out: Box::new(output),
@@ -232,20 +262,21 @@ impl<'w> Session<'w> {
         })
     }
 
-    /// The result of the running search, when `event` is its [`Event::Done`] (the search
-    /// is then over); `None` for any other event.
-    pub fn finished(&mut self, event: Event) -> Option<Info> {
+    /// The running search's job and result, when `event` is its [`Event::Done`] (the search
+    /// is then over); `None` for any other event, and for the result of a search replaced
+    /// since.
+    pub fn finished(&mut self, event: Event) -> Option<Finished<T>> {
         match event {
-            Event::Done { id, info } if self.running.as_ref().is_some_and(|r| r.0 == id) => {
-                self.running = None;
-                Some(info)
+            Event::Done { id, info } if self.running.as_ref().is_some_and(|r| r.id == id) => {
+                let job = self.running.take()?.job;
+                Some(Finished { job, info })
             }
             _ => None,
         }
     }
 }
 
-impl Session<'_> {
+impl<T> Session<'_, T> {
     /// Writes one line (a newline is added) and flushes it.
     pub fn line(&mut self, text: &str) -> io::Result<()> {
         self.out.write_all(text.as_bytes())?;
@@ -259,18 +290,20 @@ impl Session<'_> {
         self.out.flush()
     }
 
-    /// Starts a search; its progress and result come back to the front-end. With
-    /// `ensure_move`, a search stopped before its first iteration still returns a move
-    /// (from a depth-1 search) when the side to move has one. If an interrupting line is
-    /// already waiting, the search is stopped from the start. A search still running is
-    /// stopped first: its result is not wanted any more.
-    pub fn search(&mut self, board: Board, mut limits: Limits, ensure_move: bool) {
+    /// Starts a search for `job`; its progress and result come back to the front-end with
+    /// the job. A move request's search ([`Job::request`]) that is stopped before its first
+    /// iteration still returns a move (from a depth-1 search) when the side to move has one.
+    /// If an interrupting line is already waiting, the search is stopped from the start. A
+    /// search still running is stopped first: its result is not wanted any more, and never
+    /// comes.
+    pub(crate) fn search(&mut self, board: Board, mut limits: Limits, job: Job<T>) {
         self.stop();
         self.next_id += 1;
         let id = self.next_id;
         let stop = Arc::new(AtomicBool::new(self.interrupts > 0));
         limits.stop = Some(stop.clone());
-        self.running = Some((id, stop));
+        let ensure_move = job.request.is_some();
+        self.running = Some(Running { id, stop, job });
         self.worker.send(Task::Search {
             id,
             board,
@@ -278,6 +311,11 @@ impl Session<'_> {
             ensure_move,
             asked: Instant::now(),
         });
+    }
+
+    /// The tag of the running search's job, if a search runs.
+    pub fn searching(&self) -> Option<&T> {
+        self.running.as_ref().map(|r| &r.job.tag)
     }
 
     /// True while a search runs.
@@ -299,8 +337,8 @@ impl Session<'_> {
 
     /// Asks the running search, if any, to stop (it returns its best result so far).
     pub fn stop(&self) {
-        if let Some((_, stop)) = &self.running {
-            stop.store(true, Ordering::Relaxed);
+        if let Some(r) = &self.running {
+            r.stop.store(true, Ordering::Relaxed);
         }
     }
 
@@ -312,9 +350,12 @@ impl Session<'_> {
 
 /// A protocol front-end, driven by [`run`].
 pub trait Frontend {
+    /// What the front-end tags its searches with: the command a search answers, the game it
+    /// is for. It comes back with the search's reports.
+    type Tag: Clone;
     /// Called once before any input: a front-end that acts first (the terminal game when
     /// the engine has the first move) starts here.
-    fn start(&mut self, _session: &mut Session) -> io::Result<Flow> {
+    fn start(&mut self, _session: &mut Session<Self::Tag>) -> io::Result<Flow> {
         Ok(Flow::Continue)
     }
     /// What `input` does to a running search when it arrives (it is still handled in
@@ -328,23 +369,37 @@ pub trait Frontend {
     }
     /// Handles one input while no search runs (it may start one), or one that
     /// [`Frontend::at_once`] names.
-    fn input(&mut self, input: Input, session: &mut Session) -> io::Result<Flow>;
-    /// A running search finished an iteration.
-    fn progress(&mut self, info: &Info, session: &mut Session) -> io::Result<()>;
+    fn input(&mut self, input: Input, session: &mut Session<Self::Tag>) -> io::Result<Flow>;
+    /// The running search, tagged `tag`, finished an iteration.
+    fn progress(
+        &mut self,
+        tag: &Self::Tag,
+        info: &Info,
+        session: &mut Session<Self::Tag>,
+    ) -> io::Result<()>;
     /// The running search returned (the front-end may start another one).
-    fn done(&mut self, info: Info, session: &mut Session) -> io::Result<Flow>;
+    fn done(
+        &mut self,
+        done: Finished<Self::Tag>,
+        session: &mut Session<Self::Tag>,
+    ) -> io::Result<Flow>;
     /// Nothing runs and no input waits: a front-end that acts on its own (the engine
     /// playing itself) may go on here.
-    fn idle(&mut self, _session: &mut Session) -> io::Result<Flow> {
+    fn idle(&mut self, _session: &mut Session<Self::Tag>) -> io::Result<Flow> {
         Ok(Flow::Continue)
     }
     /// A line from a connection of the front-end's ([`Event::Remote`]), handled when it
     /// arrives, even while a search runs.
-    fn remote(&mut self, _source: u64, _input: Input, _session: &mut Session) -> io::Result<Flow> {
+    fn remote(
+        &mut self,
+        _source: u64,
+        _input: Input,
+        _session: &mut Session<Self::Tag>,
+    ) -> io::Result<Flow> {
         Ok(Flow::Continue)
     }
     /// A timer's tick ([`Event::Tick`]).
-    fn tick(&mut self, _session: &mut Session) -> io::Result<Flow> {
+    fn tick(&mut self, _session: &mut Session<Self::Tag>) -> io::Result<Flow> {
         Ok(Flow::Continue)
     }
 }
@@ -370,7 +425,7 @@ where
     F: Frontend,
     W: Write,
 {
-    let mut session = Session::with_worker(output, setup.into(), sender)?;
+    let mut session = Session::<F::Tag>::with_worker(output, setup.into(), sender)?;
     let result = drive(frontend, &events, &mut session);
     session.stop();
     result
@@ -379,7 +434,7 @@ where
 fn drive<F: Frontend>(
     frontend: &mut F,
     events: &Receiver<Event>,
-    session: &mut Session,
+    session: &mut Session<F::Tag>,
 ) -> io::Result<()> {
     if frontend.start(session)? == Flow::Quit {
         return Ok(());
@@ -422,13 +477,14 @@ fn drive<F: Frontend>(
                 session.queue.push_back(input);
             }
             Event::Progress { id, info } => {
-                if session.running.as_ref().is_some_and(|r| r.0 == id) {
-                    frontend.progress(&info, session)?;
+                if let Some(r) = session.running.as_ref().filter(|r| r.id == id) {
+                    let tag = r.job.tag.clone();
+                    frontend.progress(&tag, &info, session)?;
                 }
             }
             done @ Event::Done { .. } => {
-                if let Some(info) = session.finished(done)
-                    && frontend.done(info, session)? == Flow::Quit
+                if let Some(done) = session.finished(done)
+                    && frontend.done(done, session)? == Flow::Quit
                 {
                     return Ok(());
                 }

@@ -34,8 +34,8 @@ use super::format::{score_text as value_text, search_text, title};
 use super::{MAX_LINE, NAME, VERSION};
 use crate::board::{Color, Move, Position, Square};
 use crate::controller::{
-    Answer, Choice, Controller, Flow, Frontend, GameClock, Input, Interrupt, Mover, Options,
-    Refusal, Session, TimeControl,
+    Answer, Choice, Controller, Finished, Flow, Frontend, GameClock, Input, Interrupt, Mover,
+    Options, Refusal, Searched, TimeControl,
 };
 use crate::game::Game;
 use crate::search::Info;
@@ -334,12 +334,14 @@ enum Job {
     BestLine,
 }
 
-/// A search in progress, and the command it answers.
-#[derive(Debug)]
-struct Pending {
+/// What a search is for: the command it answers (the search's tag).
+#[derive(Clone, Debug)]
+pub struct Pending {
     id: Option<String>,
     job: Job,
 }
+
+type Session<'w> = crate::controller::Session<'w, Pending>;
 
 /// The GoGui graphics (`gfx`) of an analysis: `LABEL` pairs (every scored move) or a `VAR`
 /// line (the best line, each move after its colour, passes as `PASS`), then a `TEXT` line
@@ -382,10 +384,9 @@ fn analysis_gfx(job: Job, to_move: Color, info: &Info) -> String {
     format!("{first}\n{summary}")
 }
 
-/// The GTP front-end's state: the controller, and the command a running search answers.
+/// The GTP front-end's state: the controller.
 pub struct Gtp {
     ctl: Controller,
-    pending: Option<Pending>,
 }
 
 /// A move as GTP answers it: `F5`, or `pass`.
@@ -445,7 +446,6 @@ impl Gtp {
     pub fn new(options: Options) -> Gtp {
         Gtp {
             ctl: Controller::new(options),
-            pending: None,
         }
     }
 
@@ -472,20 +472,19 @@ impl Gtp {
         play: bool,
         session: &mut Session,
     ) -> io::Result<()> {
-        match self.ctl.choose(color, session) {
+        let job = Job::Genmove { play };
+        let tag = Pending {
+            id: id.clone(),
+            job,
+        };
+        match self.ctl.choose(color, session, tag) {
             Err(Refusal::GameOver) => self.reply(session, &id, true, "pass"),
             Err(Refusal::NotToMove(c)) => {
                 let msg = format!("illegal move: {c} is to move");
                 self.reply(session, &id, false, &msg)
             }
             Ok(Answer::Now(choice)) => self.answer(id, play, &choice, session),
-            Ok(Answer::Searching) => {
-                self.pending = Some(Pending {
-                    id,
-                    job: Job::Genmove { play },
-                });
-                Ok(())
-            }
+            Ok(Answer::Searching) => Ok(()),
         }
     }
 
@@ -504,8 +503,8 @@ impl Gtp {
             Job::MoveScores => pos.board.moves().count_ones() as usize,
             _ => 1,
         };
-        self.ctl.analyze(pos.board, multipv, session);
-        self.pending = Some(Pending { id, job });
+        self.ctl
+            .analyze(pos.board, multipv, session, Pending { id, job });
         Ok(())
     }
 
@@ -664,6 +663,8 @@ impl Gtp {
 }
 
 impl Frontend for Gtp {
+    type Tag = Pending;
+
     fn interrupts(&self, input: &Input) -> Interrupt {
         match input {
             // GoGui's way to stop a command. Nothing else interrupts, not `quit` nor the end
@@ -687,7 +688,7 @@ impl Frontend for Gtp {
         }
     }
 
-    fn progress(&mut self, info: &Info, _session: &mut Session) -> io::Result<()> {
+    fn progress(&mut self, _: &Pending, info: &Info, _session: &mut Session) -> io::Result<()> {
         if let Some(best) = info.best() {
             log::info!(
                 "depth {} {}% score {} {} nodes {} {:.2}s",
@@ -702,20 +703,17 @@ impl Frontend for Gtp {
         Ok(())
     }
 
-    fn done(&mut self, info: Info, session: &mut Session) -> io::Result<Flow> {
-        let Some(p) = self.pending.take() else {
-            return Ok(Flow::Continue);
-        };
-        match p.job {
-            Job::Genmove { play } => {
-                if let Some(choice) = self.ctl.searched(info) {
-                    self.answer(p.id, play, &choice, session)?;
-                }
+    fn done(&mut self, done: Finished<Pending>, session: &mut Session) -> io::Result<Flow> {
+        match self.ctl.searched(done) {
+            (p, Searched::Move(choice)) => {
+                let play = matches!(p.job, Job::Genmove { play: true });
+                self.answer(p.id, play, &choice, session)?;
             }
-            job => {
-                let text = analysis_gfx(job, self.ctl.position().to_move, &info);
+            (p, Searched::Analysis(info)) => {
+                let text = analysis_gfx(p.job, self.ctl.position().to_move, &info);
                 self.reply(session, &p.id, true, &text)?;
             }
+            (_, Searched::Stale) => {}
         }
         Ok(Flow::Continue)
     }

@@ -29,8 +29,8 @@ use super::format::seconds_text;
 use super::{MAX_LINE, NAME};
 use crate::board::{Board, Color, Move};
 use crate::controller::{
-    Answer, Choice, Controller, Flow, Frontend, GameClock, Hints, Input, Interrupt, Learned, Mover,
-    Options, Session, Source, TimeControl,
+    Answer, Choice, Controller, Finished, Flow, Frontend, GameClock, Hints, Input, Interrupt,
+    Learned, Mover, Options, Searched, Source, TimeControl,
 };
 use crate::notation::parse_ggf;
 use crate::search::{Info, Level, Selectivity, Solve, seconds};
@@ -185,21 +185,25 @@ fn eval_text(score: i32) -> String {
     format!("{:.2}", score as f64)
 }
 
-/// What the running search is for.
-#[derive(Debug)]
-enum Task {
+/// What a search is for (the search's tag).
+#[derive(Clone, Debug)]
+pub enum Task {
     /// `hint N`.
     Hint,
     /// `go`.
     Go,
-    /// `analyze`: the positions still to search (moves made, board), last first.
-    Analyze { rest: Vec<(usize, Board)> },
+    /// `analyze`.
+    Analyze {
+        /// The positions still to search (moves made, board), last first.
+        rest: Vec<(usize, Board)>,
+    },
 }
+
+type Session<'w> = crate::controller::Session<'w, Task>;
 
 /// The NBoard front-end's state.
 pub struct NBoard {
     ctl: Controller,
-    task: Option<Task>,
     /// The `nodestats` of the searches of the current task.
     nodes: u64,
     started: Instant,
@@ -237,7 +241,6 @@ impl NBoard {
     pub fn new(options: Options) -> NBoard {
         NBoard {
             ctl: Controller::new(options).score_forced_moves(true),
-            task: None,
             nodes: 0,
             started: Instant::now(),
         }
@@ -293,16 +296,13 @@ impl NBoard {
     /// `hint N`: the best `n` moves at the level, refreshed as each depth completes.
     fn hint(&mut self, n: usize, session: &mut Session) -> io::Result<()> {
         self.reset_stats();
-        match self.ctl.hint(n, session) {
+        match self.ctl.hint(n, session, Task::Hint) {
             Hints::GameOver => session.line("status"),
             Hints::Book(hints) => {
                 self.book_hint(hints, session)?;
                 session.line("status")
             }
-            Hints::Searching => {
-                self.task = Some(Task::Hint);
-                session.line("status Analyzing")
-            }
+            Hints::Searching => session.line("status Analyzing"),
         }
     }
 
@@ -350,16 +350,13 @@ impl NBoard {
     fn go(&mut self, session: &mut Session) -> io::Result<()> {
         self.reset_stats();
         let to_move = self.ctl.position().to_move;
-        match self.ctl.choose(to_move, session) {
+        match self.ctl.choose(to_move, session, Task::Go) {
             Err(_) => {
                 log::warn!("go: the game is over");
                 session.line("status the game is over")
             }
             Ok(Answer::Now(choice)) => session.line(&move_line(&choice)),
-            Ok(Answer::Searching) => {
-                self.task = Some(Task::Go);
-                Ok(())
-            }
+            Ok(Answer::Searching) => Ok(()),
         }
     }
 
@@ -390,11 +387,9 @@ impl NBoard {
                 rest.pop();
                 continue;
             }
-            self.ctl.analyze(board, 1, session);
-            self.task = Some(Task::Analyze { rest });
+            self.ctl.analyze(board, 1, session, Task::Analyze { rest });
             return Ok(());
         }
-        self.task = None;
         session.line("status")
     }
 
@@ -446,6 +441,8 @@ impl NBoard {
 }
 
 impl Frontend for NBoard {
+    type Tag = Task;
+
     fn interrupts(&self, input: &Input) -> Interrupt {
         let ends = match input {
             // The end of the input comes in its turn: piped commands get full answers.
@@ -482,14 +479,14 @@ impl Frontend for NBoard {
         }
     }
 
-    fn progress(&mut self, info: &Info, session: &mut Session) -> io::Result<()> {
-        match &self.task {
-            Some(Task::Hint) => {
+    fn progress(&mut self, task: &Task, info: &Info, session: &mut Session) -> io::Result<()> {
+        match task {
+            Task::Hint => {
                 for line in &info.lines {
                     session.line(&self.search_line(info, line))?;
                 }
             }
-            Some(Task::Go) => {
+            Task::Go => {
                 if let Some(best) = info.best() {
                     session.line(&self.search_line(info, best))?;
                 }
@@ -499,25 +496,26 @@ impl Frontend for NBoard {
         Ok(())
     }
 
-    fn done(&mut self, info: Info, session: &mut Session) -> io::Result<Flow> {
-        self.nodes += info.nodes;
+    fn done(&mut self, done: Finished<Task>, session: &mut Session) -> io::Result<Flow> {
+        self.nodes += done.info.nodes;
         let stats = format!(
             "nodestats {} {}",
             self.nodes,
             seconds_text(self.started.elapsed())
         );
-        match self.task.take() {
-            Some(Task::Hint) => {
+        match self.ctl.searched(done) {
+            (_, Searched::Stale) => {}
+            (Task::Hint, _) => {
                 session.line(&stats)?;
                 session.line("status")?;
             }
-            Some(Task::Go) => {
+            (Task::Go, searched) => {
                 session.line(&stats)?;
-                if let Some(choice) = self.ctl.searched(info) {
+                if let Searched::Move(choice) = searched {
                     session.line(&move_line(&choice))?;
                 }
             }
-            Some(Task::Analyze { mut rest }) => {
+            (Task::Analyze { mut rest }, Searched::Analysis(info)) => {
                 let Some((n, _)) = rest.pop() else {
                     return Ok(Flow::Continue);
                 };
@@ -535,7 +533,8 @@ impl Frontend for NBoard {
                 }
                 self.next_analysis(rest, session)?;
             }
-            None => {}
+            // An analysis is never a move request.
+            (Task::Analyze { .. }, Searched::Move(_)) => {}
         }
         Ok(Flow::Continue)
     }

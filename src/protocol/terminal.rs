@@ -22,8 +22,8 @@ use super::format::{score_text, search_text, title};
 use super::{MAX_LINE, NAME};
 use crate::board::{Color, Move, MoveError, Position};
 use crate::controller::{
-    Answer, Choice, Controller, Flow, Frontend, GameClock, Hints, Input, Interrupt, Mover, Options,
-    Session, Source, TimeControl,
+    Answer, Choice, Controller, Finished, Flow, Frontend, GameClock, Hints, Input, Interrupt,
+    Mover, Options, Searched, Session, Source, TimeControl,
 };
 use crate::game::Game;
 use crate::notation::{self, GgfGame, move_list, parse_position, transcript};
@@ -175,15 +175,6 @@ fn quoted(text: &str) -> String {
     }
 }
 
-/// What the running search is for.
-#[derive(Debug)]
-enum Task {
-    /// The engine's move for the side to move.
-    Move,
-    /// `hint N`.
-    Hint,
-}
-
 /// How a terminal game starts.
 #[derive(Clone, Debug)]
 pub struct Setup {
@@ -204,7 +195,6 @@ pub struct Setup {
 pub struct Terminal {
     ctl: Controller,
     players: [Player; 2],
-    task: Option<Task>,
     /// The engine, playing on, waits for the lines typed meanwhile to be handled.
     paused: bool,
     /// The engine's clock setting (the clocks themselves are the controller's).
@@ -278,7 +268,6 @@ impl Terminal {
         Terminal {
             ctl,
             players: setup.players,
-            task: None,
             paused: false,
             time: setup.clock,
             tty: setup.tty,
@@ -393,7 +382,7 @@ impl Terminal {
     /// move or a book move, else a search starts (false).
     fn engine_move(&mut self, session: &mut Session) -> io::Result<bool> {
         let to_move = self.ctl.position().to_move;
-        match self.ctl.choose(to_move, session) {
+        match self.ctl.choose(to_move, session, ()) {
             Ok(Answer::Now(choice)) => {
                 let note = match &choice.source {
                     Source::Book(m) => format!("{:+} from the book", m.score),
@@ -402,10 +391,7 @@ impl Terminal {
                 self.engine_plays(&choice, note, session)?;
                 Ok(true)
             }
-            Ok(Answer::Searching) => {
-                self.task = Some(Task::Move);
-                Ok(false)
-            }
+            Ok(Answer::Searching) => Ok(false),
             // The callers ask only for a side to move with a move.
             Err(_) => Ok(true),
         }
@@ -436,7 +422,7 @@ impl Terminal {
     }
 
     fn hint(&mut self, n: usize, session: &mut Session) -> io::Result<()> {
-        match self.ctl.hint(n, session) {
+        match self.ctl.hint(n, session, ()) {
             Hints::GameOver => {
                 session.line("The game is over: no move to hint.")?;
                 self.prompt(session)
@@ -453,10 +439,7 @@ impl Terminal {
                 }
                 self.prompt(session)
             }
-            Hints::Searching => {
-                self.task = Some(Task::Hint);
-                Ok(())
-            }
+            Hints::Searching => Ok(()),
         }
     }
 
@@ -615,6 +598,8 @@ impl Terminal {
 }
 
 impl Frontend for Terminal {
+    type Tag = ();
+
     fn start(&mut self, session: &mut Session) -> io::Result<Flow> {
         session.line(&format!(
             "{NAME} {}: {}. Type help for the commands.",
@@ -677,7 +662,7 @@ impl Frontend for Terminal {
         }
     }
 
-    fn progress(&mut self, info: &Info, session: &mut Session) -> io::Result<()> {
+    fn progress(&mut self, _: &(), info: &Info, session: &mut Session) -> io::Result<()> {
         // At a terminal, a line for each iteration that ends after the first second, so
         // that a long think shows where it stands.
         if !self.tty || info.elapsed < Duration::from_secs(1) {
@@ -696,10 +681,10 @@ impl Frontend for Terminal {
         Ok(())
     }
 
-    fn done(&mut self, info: Info, session: &mut Session) -> io::Result<Flow> {
-        match self.task.take() {
-            None => {}
-            Some(Task::Hint) => {
+    fn done(&mut self, done: Finished<()>, session: &mut Session) -> io::Result<Flow> {
+        match self.ctl.searched(done).1 {
+            Searched::Stale => {}
+            Searched::Analysis(info) => {
                 for (i, l) in info.lines.iter().enumerate() {
                     session.line(&format!(
                         "  {}. {} {}  {}",
@@ -716,16 +701,12 @@ impl Frontend for Terminal {
                 ))?;
                 self.prompt(session)?;
             }
-            Some(Task::Move) => {
-                let found = info.best().map(|l| {
-                    format!(
-                        "{}, {}",
-                        score_text(l.score, info.solve),
-                        search_text(&info)
-                    )
-                });
-                let Some(choice) = self.ctl.searched(info) else {
-                    return Ok(Flow::Continue);
+            Searched::Move(choice) => {
+                let found = match &choice.source {
+                    Source::Search(info) => info.best().map(|l| {
+                        format!("{}, {}", score_text(l.score, info.solve), search_text(info))
+                    }),
+                    _ => None,
                 };
                 let note = match found {
                     Some(f) => format!("{f}, {:.2} s", choice.elapsed.as_secs_f64()),

@@ -35,9 +35,11 @@ use super::outcome::{ggf_result_text, margin_text, mine_text, seen_from};
 use super::retry::{Failure, Next, Retry, secs_text};
 use crate::board::{Color, Position};
 use crate::controller::{
-    Answer, Choice, Controller, Event, Flow, Frontend, Input, Interrupt, Mover, Options, Session,
-    TimeControl,
+    Answer, Choice, Controller, Event, Finished, Flow, Frontend, Input, Interrupt, Mover, Options,
+    Searched, TimeControl,
 };
+
+type Session<'w> = crate::controller::Session<'w, GameId>;
 use crate::game::Game;
 use crate::notation::GgfGame;
 use crate::protocol::MAX_LINE;
@@ -304,10 +306,8 @@ pub struct Ggs {
     /// The matches the client plays.
     matches: BTreeSet<GameId>,
     games: BTreeMap<GameId, GameState>,
-    /// Games waiting for a search, in order.
+    /// Games waiting for a search, in order (the game searched is the session's tag).
     waiting: VecDeque<GameId>,
-    /// The game whose move is being searched.
-    searching: Option<GameId>,
     /// Requests accepted whose match has not started yet.
     accepted: BTreeSet<GameId>,
     /// Matches adjourned by a dropped connection, to resume.
@@ -341,7 +341,6 @@ impl Ggs {
             matches: BTreeSet::new(),
             games: BTreeMap::new(),
             waiting: VecDeque::new(),
-            searching: None,
             accepted: BTreeSet::new(),
             adjourned: BTreeSet::new(),
             clocks: MatchClocks::new(),
@@ -753,7 +752,7 @@ impl Ggs {
             return Ok(());
         }
         g.turn = Some(Instant::now());
-        if !self.waiting.contains(&b.id) && self.searching.as_ref() != Some(&b.id) {
+        if !self.waiting.contains(&b.id) && session.searching() != Some(&b.id) {
             self.waiting.push_back(b.id);
         }
         self.next_search(session)
@@ -761,7 +760,7 @@ impl Ggs {
 
     /// Starts the next waiting game's move when no search runs.
     fn next_search(&mut self, session: &mut Session) -> io::Result<()> {
-        while self.searching.is_none() && !session.busy() {
+        while !session.busy() {
             let Some(id) = self.waiting.pop_front() else {
                 return Ok(());
             };
@@ -775,9 +774,9 @@ impl Ggs {
                 let left = (left - turn.elapsed().as_secs_f64()).max(0.01);
                 g.ctl.clock_mut().set_left(plays, left, 0);
             }
-            match g.ctl.choose(plays, session) {
+            match g.ctl.choose(plays, session, id.clone()) {
                 Ok(Answer::Now(choice)) => self.send_move(&id, &choice),
-                Ok(Answer::Searching) => self.searching = Some(id),
+                Ok(Answer::Searching) => {}
                 Err(e) => log::debug!("GGS: no move to make in {id}: {e:?}"),
             }
         }
@@ -836,9 +835,8 @@ impl Ggs {
             return Ok(());
         };
         self.waiting.retain(|w| w != id);
-        if self.searching.as_ref() == Some(id) {
+        if session.searching() == Some(id) {
             // Its answer is of no use now.
-            self.searching = None;
             session.stop();
         }
         let pos = g.ctl.position();
@@ -909,8 +907,7 @@ impl Ggs {
     fn forget(&mut self, id: &GameId, session: &mut Session) {
         self.games.remove(id);
         self.waiting.retain(|w| w != id);
-        if self.searching.as_ref() == Some(id) {
-            self.searching = None;
+        if session.searching() == Some(id) {
             session.stop();
         }
     }
@@ -1017,6 +1014,8 @@ fn ggf_of(g: &GameState, result: &GameResult) -> GgfGame {
 }
 
 impl Frontend for Ggs {
+    type Tag = GameId;
+
     fn start(&mut self, session: &mut Session) -> io::Result<Flow> {
         self.attempt(session)
     }
@@ -1041,14 +1040,14 @@ impl Frontend for Ggs {
         }
     }
 
-    fn progress(&mut self, _info: &Info, _session: &mut Session) -> io::Result<()> {
+    fn progress(&mut self, _: &GameId, _info: &Info, _: &mut Session) -> io::Result<()> {
         Ok(())
     }
 
-    fn done(&mut self, info: Info, session: &mut Session) -> io::Result<Flow> {
-        if let Some(id) = self.searching.take()
-            && let Some(g) = self.games.get_mut(&id)
-            && let Some(choice) = g.ctl.searched(info)
+    fn done(&mut self, done: Finished<GameId>, session: &mut Session) -> io::Result<Flow> {
+        let id = &done.job.tag;
+        if let Some(g) = self.games.get(id)
+            && let (id, Searched::Move(choice)) = g.ctl.searched(done)
         {
             self.send_move(&id, &choice);
         }

@@ -25,8 +25,8 @@ pub use command::{Command, Go, Query, parse};
 use super::{MAX_LINE, NAME, VERSION};
 use crate::board::{Color, Move, Position};
 use crate::controller::{
-    Answer, Choice, Controller, Flow, Frontend, GameClock, Input, Interrupt, MoveBudget, OPTIONS,
-    OptionKind, OptionSpec, Options, Session, TimeControl,
+    Answer, Choice, Controller, Finished, Flow, Frontend, GameClock, Input, Interrupt, MoveBudget,
+    OPTIONS, OptionKind, OptionSpec, Options, Searched, TimeControl,
 };
 use crate::game::Game;
 use crate::notation::{fen, ugi_move};
@@ -50,21 +50,19 @@ fn option_line(o: &OptionSpec, options: &Options) -> String {
     format!("option name {} {kind}", o.title)
 }
 
-/// A `bestmove` that waits for `stop` (`go infinite` must not answer before it).
+/// What a search is for (its tag): a `go`, infinite when its answer must wait for `stop`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Waiting {
-    /// No move request runs.
-    Nothing,
-    /// A search for `go` runs; `infinite` when it must wait for `stop`.
-    Search { infinite: bool },
-    /// `go infinite` has its move; it is answered at `stop`.
-    Held(Move),
+pub struct Request {
+    infinite: bool,
 }
+
+type Session<'w> = crate::controller::Session<'w, Request>;
 
 /// The UGI front-end: a translation onto the game [`Controller`].
 pub struct Ugi {
     ctl: Controller,
-    waiting: Waiting,
+    /// The move of a `go infinite` that finished before `stop`: answered at `stop`.
+    held: Option<Move>,
     /// Set by `stop` (or a new `go`) while a `go infinite` runs.
     stopped: bool,
     /// Where bad input is reported (stderr).
@@ -77,7 +75,7 @@ impl Ugi {
     pub fn new(options: Options, errors: Box<dyn Write + Send>) -> Ugi {
         Ugi {
             ctl: Controller::new(options),
-            waiting: Waiting::Nothing,
+            held: None,
             stopped: false,
             errors,
         }
@@ -91,7 +89,7 @@ impl Ugi {
     }
 
     fn bestmove(&mut self, mv: Move, session: &mut Session) -> io::Result<()> {
-        self.waiting = Waiting::Nothing;
+        self.held = None;
         session.line(&format!("bestmove {}", ugi_move(mv)))
     }
 
@@ -173,22 +171,20 @@ impl Ugi {
             MoveBudget::Options
         };
         self.stopped = false;
-        match self.ctl.choose_within(pos.to_move, budget, session) {
+        let tag = Request {
+            infinite: go.infinite,
+        };
+        match self.ctl.choose_within(pos.to_move, budget, session, tag) {
             Err(_) => self.bestmove(Move::Pass, session),
             Ok(Answer::Now(choice)) => self.answer(&choice, go.infinite, session),
-            Ok(Answer::Searching) => {
-                self.waiting = Waiting::Search {
-                    infinite: go.infinite,
-                };
-                Ok(())
-            }
+            Ok(Answer::Searching) => Ok(()),
         }
     }
 
     /// Answers a move request, or holds the move of `go infinite` until `stop`.
     fn answer(&mut self, choice: &Choice, infinite: bool, session: &mut Session) -> io::Result<()> {
         if infinite && !self.stopped {
-            self.waiting = Waiting::Held(choice.mv);
+            self.held = Some(choice.mv);
             return Ok(());
         }
         self.bestmove(choice.mv, session)
@@ -219,14 +215,14 @@ impl Ugi {
             Command::SetOption { name, value } => self.set_option(&name, &value, session),
             Command::Position { start, moves } => self.position(start, &moves),
             Command::Go(go) => {
-                if let Waiting::Held(mv) = self.waiting {
+                if let Some(mv) = self.held {
                     // A new request ends the held one: its answer goes first.
                     self.bestmove(mv, session)?;
                 }
                 self.go(go, session)?;
             }
             Command::Stop => {
-                if let Waiting::Held(mv) = self.waiting {
+                if let Some(mv) = self.held {
                     self.bestmove(mv, session)?;
                 }
             }
@@ -238,6 +234,8 @@ impl Ugi {
 }
 
 impl Frontend for Ugi {
+    type Tag = Request;
+
     fn at_once(&self, input: &Input) -> bool {
         // UCI's rule, which UGI keeps: `isready` is answered even while a search runs.
         matches!(input, Input::Line(l) if l.trim() == "isready")
@@ -275,7 +273,7 @@ impl Frontend for Ugi {
         }
     }
 
-    fn progress(&mut self, info: &Info, session: &mut Session) -> io::Result<()> {
+    fn progress(&mut self, _: &Request, info: &Info, session: &mut Session) -> io::Result<()> {
         let Some(best) = info.best() else {
             return Ok(());
         };
@@ -291,16 +289,11 @@ impl Frontend for Ugi {
         ))
     }
 
-    fn done(&mut self, info: Info, session: &mut Session) -> io::Result<Flow> {
-        let Waiting::Search { infinite } = self.waiting else {
-            return Ok(Flow::Continue);
-        };
+    fn done(&mut self, done: Finished<Request>, session: &mut Session) -> io::Result<Flow> {
         // A stopped infinite search has heard `stop`; one that finished (solved) waits.
-        self.stopped = info.stopped;
-        if let Some(choice) = self.ctl.searched(info) {
-            self.answer(&choice, infinite, session)?;
-        } else {
-            self.waiting = Waiting::Nothing;
+        self.stopped = done.info.stopped;
+        if let (request, Searched::Move(choice)) = self.ctl.searched(done) {
+            self.answer(&choice, request.infinite, session)?;
         }
         Ok(Flow::Continue)
     }

@@ -22,278 +22,44 @@
 //! starts, a game ends, the connection drops), every result from the client's side; `-v`
 //! logs every line exchanged to stderr, the password masked, long lines cut
 //! ([`super::excerpt`]).
+//!
+//! Here: the client's state ([`Ggs`]) and its translation of the server's messages into
+//! games, searches and moves. Apart: its configuration (`config`), the connection, the
+//! login and sending (`connection`), and one game's state (`game`).
+
+mod config;
+mod connection;
+mod game;
+
+pub use config::{AcceptPolicy, Ask, Config, Secret};
 
 use super::budget::plan_time;
 use super::excerpt::excerpt;
-use super::games_file::GamesFile;
 use super::match_clocks::MatchClocks;
 use super::message::{
-    BoardMessage, Framer, GameId, GameResult, GameType, GgsClock, MatchInfo, Message, Rated,
-    Request, not_text, outgoing,
+    BoardMessage, Framer, GameId, GameResult, MatchInfo, Message, Rated, Request, outgoing,
 };
-use super::outcome::{ggf_result_text, margin_text, mine_text, seen_from};
-use super::retry::{Failure, Next, Retry, secs_text};
-use crate::board::{Color, Position};
+use super::outcome::{margin_text, mine_text, seen_from};
+use super::retry::{Failure, Retry, secs_text};
+use crate::board::Color;
 use crate::controller::{
-    Answer, Choice, Controller, Event, Finished, Flow, Frontend, Input, Interrupt, Mover, Options,
-    Searched, TimeControl,
+    Answer, Choice, Controller, Event, Finished, Flow, Frontend, Input, Interrupt, Searched,
+    TimeControl,
 };
-
-type Session<'w> = crate::controller::Session<'w, GameId>;
-use crate::game::Game;
-use crate::notation::GgfGame;
-use crate::protocol::MAX_LINE;
 use crate::search::Info;
+use connection::Login;
+use game::{GameState, ggf_of, sync_game};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-use std::fmt;
-use std::io::{self, Read, Write};
-use std::net::{Shutdown, TcpStream, ToSocketAddrs};
+use std::io;
+use std::net::{Shutdown, TcpStream};
 use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
-/// A secret (the password): never shown by `Debug` or `Display`.
-#[derive(Clone)]
-pub struct Secret(String);
-
-impl Secret {
-    /// Wraps `s`.
-    pub fn new(s: String) -> Secret {
-        Secret(s)
-    }
-
-    fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("<secret>")
-    }
-}
-
-/// Which match requests the client accepts.
-#[derive(Clone, Debug, PartialEq)]
-pub struct AcceptPolicy {
-    /// Rated requests.
-    pub rated: bool,
-    /// Unrated requests.
-    pub unrated: bool,
-    /// Synchro matches (two games at once).
-    pub synchro: bool,
-    /// Random starts (`r<n>`).
-    pub random: bool,
-    /// The fewest seconds of main time a side may have.
-    pub min_time: f64,
-    /// The most seconds of main time a side may have.
-    pub max_time: f64,
-}
-
-impl Default for AcceptPolicy {
-    fn default() -> Self {
-        AcceptPolicy {
-            rated: true,
-            unrated: true,
-            synchro: true,
-            random: true,
-            min_time: 1.0,
-            max_time: 24.0 * 3600.0,
-        }
-    }
-}
-
-impl AcceptPolicy {
-    /// Whether to accept `r` (the reason when not). A stored game to resume is accepted.
-    pub fn check(&self, r: &Request) -> Result<(), String> {
-        if r.rated == Rated::Stored {
-            return Ok(());
-        }
-        r.game_type.playable()?;
-        let t = &r.game_type;
-        if t.synchro && !self.synchro {
-            return Err("I do not play synchro matches".into());
-        }
-        if t.random_discs.is_some() && !self.random {
-            return Err("I do not play random starts".into());
-        }
-        match r.rated {
-            Rated::Rated if !self.rated => return Err("I play unrated games only".into()),
-            Rated::Unrated if !self.unrated => return Err("I play rated games only".into()),
-            _ => {}
-        }
-        let clocks = std::iter::once(&r.challenger_clock).chain(r.challengee_clock.as_ref());
-        for c in clocks {
-            let main = c.main + c.extension;
-            if main < self.min_time || main > self.max_time {
-                return Err(format!(
-                    "I play with {} to {} seconds on the clock, not {c}",
-                    self.min_time, self.max_time
-                ));
-            }
-        }
-        Ok(())
-    }
-}
-
-/// A match the client asks for after logging in (`--ask USER TYPE CLOCK`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Ask {
-    /// Whom to ask (`None`: anyone).
-    pub user: Option<String>,
-    /// The match type.
-    pub game_type: GameType,
-    /// The clock for both sides.
-    pub clock: GgsClock,
-}
-
-/// How the client runs.
-#[derive(Debug)]
-pub struct Config {
-    /// The server's host name.
-    pub host: String,
-    /// Its port.
-    pub port: u16,
-    /// The login.
-    pub user: String,
-    /// The password.
-    pub password: Secret,
-    /// Matches at once (`tell /os open N`).
-    pub open: u32,
-    /// The requests it accepts.
-    pub accept: AcceptPolicy,
-    /// A match to ask for, after each login and after each match ends.
-    pub ask: Option<Ask>,
-    /// Log out after this many matches have ended.
-    pub matches: Option<usize>,
-    /// Append each finished game to this file, one GGF game a line.
-    pub games: Option<GamesFile>,
-    /// The engine options.
-    pub options: Options,
-    /// The longest wait between two attempts to connect and log in.
-    pub max_backoff: Duration,
-    /// Give up after this many failed attempts in a row (`None`: never).
-    pub retries: Option<u32>,
-    /// An attempt that has not logged in this long after connecting fails.
-    pub login_timeout: Duration,
-    /// Send a keep-alive when nothing was sent for this long (GGS drops silent clients).
-    pub keep_alive: Duration,
-}
-
-/// The time of a connection attempt.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// The session, its searches tagged with the game they are for.
+type Session<'w> = crate::controller::Session<'w, GameId>;
 
 /// A move whose sending fails this many times in one game stops the client playing it.
 const MAX_ERRORS: u32 = 3;
-
-/// The most bytes a server may send before its login prompt (a banner is a few lines):
-/// past it, the attempt fails.
-const BEFORE_PROMPT: usize = 64 * 1024;
-
-/// How long the server may be quiet before an unfinished line that is a login prompt is
-/// taken as a whole line (the prompts may come without a line end).
-const PROMPT_WAIT: Duration = Duration::from_millis(300);
-
-/// Reads the server's lines (`\n` ends a line, a `\r` before it is dropped) and hands
-/// each to `send`, then [`Input::Eof`]; a line over [`MAX_LINE`] bytes comes as
-/// [`Input::TooLong`]. When the server goes quiet after an unfinished line that is a login
-/// prompt, the prompt is handed over as it is. Ends at the end of the connection, on an
-/// error, or when `send` says nobody listens.
-fn read_server<R: Read>(mut stream: R, send: &mut dyn FnMut(Input) -> bool) {
-    let mut buf = vec![0u8; 64 * 1024];
-    let mut line: Vec<u8> = Vec::new();
-    let mut len = 0usize;
-    let mut emit = |line: &mut Vec<u8>, len: &mut usize| -> bool {
-        if line.last() == Some(&b'\r') {
-            line.pop();
-        }
-        let input = if *len > MAX_LINE + 1 {
-            Input::TooLong { len: *len }
-        } else {
-            Input::Line(String::from_utf8_lossy(line).into_owned())
-        };
-        line.clear();
-        *len = 0;
-        send(input)
-    };
-    loop {
-        match stream.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => {
-                for &b in &buf[..n] {
-                    if b == b'\n' {
-                        if !emit(&mut line, &mut len) {
-                            return;
-                        }
-                    } else {
-                        len += 1;
-                        if line.len() <= MAX_LINE {
-                            line.push(b);
-                        }
-                    }
-                }
-            }
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
-                ) =>
-            {
-                let prompt = line.starts_with(b": Enter");
-                if prompt && len <= MAX_LINE && !emit(&mut line, &mut len) {
-                    return;
-                }
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => {
-                log::warn!("GGS: reading failed: {e}");
-                break;
-            }
-        }
-    }
-    if !line.is_empty() && !emit(&mut line, &mut len) {
-        return;
-    }
-    send(Input::Eof);
-}
-
-/// Where the login stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Login {
-    /// Waiting for the login prompt.
-    Prompt,
-    /// The name is sent; waiting for the password prompt.
-    Name,
-    /// The password is sent: `READY` means in, a `:` line means refused.
-    Password,
-    /// Logged in.
-    In,
-}
-
-/// One game the client plays.
-struct GameState {
-    ctl: Controller,
-    me: Color,
-    /// The colour whose move the client sends next: its own, or in a komi game before the
-    /// komi is set, the side to move's (the bid: a first move and the result expected).
-    plays: Color,
-    /// The komi, in a komi game once it is set.
-    komi: Option<f64>,
-    /// A komi game whose komi is not set: the next move sent is a bid.
-    bidding: bool,
-    /// The players' names and ratings, Black first.
-    names: [String; 2],
-    ratings: [f64; 2],
-    game_type: GameType,
-    /// The game's clock (its start, not a resumption's time left), for the GGF.
-    start_clock: Option<GgsClock>,
-    /// Each move's eval and time, as the boards reported them, by ply.
-    notes: BTreeMap<usize, (Option<f64>, Option<f64>)>,
-    /// The client's turn began (the board showing it arrived) at this time.
-    turn: Option<Instant>,
-    /// A move was sent for this position: no other until the server answers.
-    sent_for: Option<Position>,
-    errors: u32,
-}
 
 /// The GGS client (a [`Frontend`] driven by [`crate::controller::run`]).
 pub struct Ggs {
@@ -353,128 +119,6 @@ impl Ggs {
             quitting: false,
         }
     }
-
-    /// Opens a connection and starts reading it.
-    fn connect(&mut self) -> io::Result<()> {
-        let addr = (self.config.host.as_str(), self.config.port)
-            .to_socket_addrs()?
-            .next()
-            .ok_or_else(|| io::Error::other(format!("no address for {}", self.config.host)))?;
-        let stream = TcpStream::connect_timeout(&addr, CONNECT_TIMEOUT)?;
-        stream.set_nodelay(true)?;
-        let reader = stream.try_clone()?;
-        reader.set_read_timeout(Some(PROMPT_WAIT))?;
-        self.source += 1;
-        let source = self.source;
-        let events = self.events.clone();
-        std::thread::Builder::new()
-            .name("outflank-ggs".into())
-            .spawn(move || {
-                read_server(reader, &mut |input| {
-                    events.send(Event::Remote { source, input }).is_ok()
-                })
-            })?;
-        log::info!("GGS: connected to {addr}");
-        self.stream = Some(stream);
-        self.login = Login::Prompt;
-        self.login_deadline = Some(Instant::now() + self.config.login_timeout);
-        self.before_prompt = 0;
-        self.attempts += 1;
-        self.framer = Framer::new();
-        self.last_sent = Instant::now();
-        Ok(())
-    }
-
-    /// `host:port`.
-    fn server(&self) -> String {
-        format!("{}:{}", self.config.host, self.config.port)
-    }
-
-    /// One attempt: connects (the stdout line says so); a failure is counted.
-    fn attempt(&mut self, session: &mut Session) -> io::Result<Flow> {
-        let again = self.attempts > 0;
-        match self.connect() {
-            Ok(()) => {
-                let what = if again { "reconnected" } else { "connected" };
-                session.line(&format!("{what} to {}", self.server()))?;
-                Ok(Flow::Continue)
-            }
-            Err(e) => self.failed(Failure::Connect(e), session),
-        }
-    }
-
-    /// The attempt under way failed: its connection (if any) is closed and what it still
-    /// sends ignored, the failure counted, and the next attempt planned; or, after the
-    /// failures in a row allowed, the client gives up (the error).
-    fn failed(&mut self, why: Failure, session: &mut Session) -> io::Result<Flow> {
-        if let Some(s) = self.stream.take() {
-            let _ = s.shutdown(Shutdown::Both);
-        }
-        self.source += 1;
-        self.login = Login::Prompt;
-        self.login_deadline = None;
-        log::warn!("GGS: attempt to log in at {} failed: {why}", self.server());
-        match self.retry.failed() {
-            Next::GiveUp(n) => Err(io::Error::other(format!(
-                "GGS at {}: gave up after {} in a row to log in (the last: {why})",
-                self.server(),
-                if n == 1 {
-                    "1 failed attempt".to_string()
-                } else {
-                    format!("{n} failed attempts")
-                }
-            ))),
-            Next::Wait(wait) => {
-                self.reconnect_at = Some(Instant::now() + wait);
-                session.line(&format!(
-                    "cannot log in at {}: {why}; trying again in {} s",
-                    self.server(),
-                    secs_text(wait)
-                ))?;
-                Ok(Flow::Continue)
-            }
-        }
-    }
-
-    /// A line that arrived before the login prompt: `Some` (why) when it shows that the
-    /// server is not GGS.
-    fn not_ggs(&mut self, line: &str) -> Option<String> {
-        self.before_prompt += line.len() + 1;
-        if not_text(line) {
-            return Some(format!(
-                "binary data instead of the login prompt: {:?}",
-                excerpt(line)
-            ));
-        }
-        (self.before_prompt > BEFORE_PROMPT)
-            .then(|| format!("over {BEFORE_PROMPT} bytes and no login prompt"))
-    }
-
-    /// Sends one line (its newline in the same write); logged unless `secret`.
-    fn send_line(&mut self, line: &str, secret: bool) {
-        let Some(stream) = &mut self.stream else {
-            return;
-        };
-        if secret {
-            log::info!("GGS > <password>");
-        } else {
-            log::info!("GGS > {line}");
-        }
-        let mut bytes = Vec::with_capacity(line.len() + 1);
-        bytes.extend_from_slice(line.as_bytes());
-        bytes.push(b'\n');
-        if let Err(e) = stream.write_all(&bytes) {
-            log::warn!("GGS: sending failed: {e}");
-            // The reader sees the end of the connection and reconnects.
-            let _ = stream.shutdown(Shutdown::Both);
-        }
-        self.last_sent = Instant::now();
-    }
-
-    fn send(&mut self, line: &str) {
-        self.send_line(line, false);
-    }
-
     /// Matches playing or accepted, against `open`.
     fn busy_matches(&self) -> usize {
         self.matches.len() + self.accepted.len()
@@ -518,33 +162,6 @@ impl Ggs {
                 ask.user.as_deref(),
             ));
         }
-    }
-
-    /// A raw line while the password's answer is awaited: `READY` is in, `:` is refused.
-    fn password_answer(&mut self, line: &str, session: &mut Session) -> io::Result<bool> {
-        let t = line.trim_matches(|c: char| c.is_whitespace() || c == '\x07');
-        if t == "READY" {
-            self.login = Login::In;
-            self.login_deadline = None;
-            self.retry.logged_in();
-            log::info!("GGS: logged in as {}", self.config.user);
-            session.line(&format!("logged in as {}", self.config.user))?;
-            for line in outgoing::setup() {
-                self.send(&line);
-            }
-            return Ok(true);
-        }
-        if let Some(why) = t.strip_prefix(':') {
-            return Err(io::Error::new(
-                io::ErrorKind::PermissionDenied,
-                format!(
-                    "GGS refused the login of {}: {}",
-                    self.config.user,
-                    why.trim()
-                ),
-            ));
-        }
-        Ok(false)
     }
 
     /// One message from the server.
@@ -955,64 +572,6 @@ impl Ggs {
     }
 }
 
-/// Brings the controller's game to the server's board: the update's move played, or the
-/// join's game; a board the moves do not reach replaces the game.
-fn sync_game(g: &mut GameState, b: &BoardMessage) {
-    if b.join {
-        let game = b
-            .game()
-            .filter(|game| game.position() == b.position)
-            .unwrap_or_else(|| Game::new(b.position));
-        g.ctl.set_game(game);
-        for (ply, r) in b.moves.iter().enumerate() {
-            g.notes.insert(ply, (r.eval, r.seconds));
-        }
-        return;
-    }
-    if g.ctl.position() == b.position {
-        return;
-    }
-    if let Some(r) = &b.last_move {
-        let color = g.ctl.mover_of(r.mv);
-        if g.ctl.play_as(color, r.mv, Mover::Other).is_ok() && g.ctl.position() == b.position {
-            let ply = g.ctl.game().len() - 1;
-            g.notes.insert(ply, (r.eval, r.seconds));
-            return;
-        }
-    }
-    log::warn!(
-        "GGS: {}: the board differs from the game; taking the board",
-        b.id
-    );
-    g.ctl.set_game(Game::new(b.position));
-    g.notes.clear();
-}
-
-/// A finished game as GGF; `result` is from Black's side.
-fn ggf_of(g: &GameState, result: &GameResult) -> GgfGame {
-    let mut ggf = GgfGame::from_game(g.ctl.game());
-    for (ply, m) in ggf.moves.iter_mut().enumerate() {
-        if let Some(&(eval, time)) = g.notes.get(&ply) {
-            m.eval = eval;
-            m.time = time;
-        }
-    }
-    ggf.place = Some("GGS/os".into());
-    ggf.black = Some(g.names[0].clone());
-    ggf.white = Some(g.names[1].clone());
-    ggf.black_rating = Some(g.ratings[0]);
-    ggf.white_rating = Some(g.ratings[1]);
-    ggf.time = g.start_clock.as_ref().map(GgsClock::to_ggf);
-    ggf.game_type = g.game_type.to_string();
-    ggf.komi = g.komi.map(|k| k.to_string());
-    // A game played out has the board's result (Black's view); one that ended otherwise
-    // (time, resignation) has the server's words.
-    if !g.ctl.game().is_over() {
-        ggf.result = Some(ggf_result_text(result));
-    }
-    ggf
-}
-
 impl Frontend for Ggs {
     type Tag = GameId;
 
@@ -1134,7 +693,7 @@ impl Frontend for Ggs {
 pub fn run(config: Config) -> io::Result<()> {
     let engine_setup = config.options.engine_setup();
     let (tx, rx) = crate::controller::events();
-    super::super::spawn_reader(io::stdin(), tx.clone());
+    crate::protocol::spawn_reader(io::stdin(), tx.clone());
     // Ctrl-C: log out as `quit` does.
     let ctrl_c = tx.clone();
     if let Err(e) = ctrlc::set_handler(move || {
@@ -1163,85 +722,5 @@ pub fn run(config: Config) -> io::Result<()> {
             file.path().display()
         ))),
         _ => Ok(()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn read(bytes: &[u8]) -> Vec<Input> {
-        let mut got = Vec::new();
-        read_server(bytes, &mut |i| {
-            got.push(i);
-            true
-        });
-        got
-    }
-
-    #[test]
-    fn server_lines_are_split_capped_and_end() {
-        let line = |s: &str| Input::Line(s.to_string());
-        assert_eq!(
-            read(b"a\r\nb\n\xffc"),
-            vec![line("a"), line("b"), line("\u{fffd}c"), Input::Eof]
-        );
-        let mut long = vec![b'x'; MAX_LINE + 5];
-        long.extend_from_slice(b"\nnext\n");
-        let got = read(&long);
-        assert_eq!(got[0], Input::TooLong { len: MAX_LINE + 5 });
-        assert_eq!(got[1..], [line("next"), Input::Eof]);
-    }
-
-    /// A stream that gives its bytes, then times out (a server waiting) three times, then
-    /// ends; `timeouts` counts the time-outs so far.
-    struct Quiet(Vec<u8>, std::rc::Rc<std::cell::Cell<usize>>);
-
-    impl Read for Quiet {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            if self.0.is_empty() {
-                self.1.set(self.1.get() + 1);
-                return if self.1.get() > 3 {
-                    Ok(0)
-                } else {
-                    Err(io::ErrorKind::WouldBlock.into())
-                };
-            }
-            let n = self.0.len().min(buf.len());
-            buf[..n].copy_from_slice(&self.0[..n]);
-            self.0.drain(..n);
-            Ok(n)
-        }
-    }
-
-    /// What the reader hands over for `text`, each with the time-outs seen by then.
-    fn read_quiet(text: &[u8]) -> Vec<(Input, usize)> {
-        let timeouts = std::rc::Rc::new(std::cell::Cell::new(0));
-        let mut got = Vec::new();
-        read_server(Quiet(text.to_vec(), timeouts.clone()), &mut |i| {
-            got.push((i, timeouts.get()));
-            true
-        });
-        got
-    }
-
-    #[test]
-    fn a_prompt_without_a_line_end_comes_when_the_server_waits() {
-        let prompt = ": Enter login (yours, or one you'd like to use).";
-        let got = read_quiet(format!("Welcome\r\n{prompt}").as_bytes());
-        assert_eq!(
-            got,
-            vec![
-                (Input::Line("Welcome".into()), 0),
-                (Input::Line(prompt.into()), 1),
-                (Input::Eof, 4)
-            ]
-        );
-        // Other unfinished text waits for its line end (here, the end of the stream).
-        let got = read_quiet(b"partial");
-        assert_eq!(
-            got,
-            vec![(Input::Line("partial".into()), 4), (Input::Eof, 4)]
-        );
     }
 }

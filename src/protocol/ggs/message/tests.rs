@@ -1,4 +1,5 @@
 use super::*;
+use crate::board::{Color, Position};
 use proptest::prelude::*;
 
 /// Frames `text` (CR LF lines) and flushes what is left.

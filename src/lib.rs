@@ -28,6 +28,7 @@ pub mod checksum;
 pub mod cli;
 pub mod controller;
 pub mod eval;
+pub mod excerpt;
 pub mod game;
 pub mod notation;
 pub mod perft;

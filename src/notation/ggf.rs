@@ -337,7 +337,7 @@ impl std::error::Error for GgfError {}
 
 /// The first few characters of `s`, for an error.
 fn excerpt(s: &str) -> String {
-    s.chars().take(20).collect()
+    crate::excerpt::excerpt(s, 20).into_owned()
 }
 
 /// Skips an optional game number before a game (`1 (;`, `2 (;`).

@@ -2,6 +2,7 @@
 //! cut to its first [`LOG_CHARS`] characters, with its length, so that `-v` stays readable
 //! and bounded whatever the server sends.
 
+use crate::excerpt::head;
 use std::borrow::Cow;
 
 /// The most characters of one server line the log shows.
@@ -9,9 +10,9 @@ pub const LOG_CHARS: usize = 200;
 
 /// `text` whole when short, else its first [`LOG_CHARS`] characters then `... (N bytes)`.
 pub fn excerpt(text: &str) -> Cow<'_, str> {
-    match text.char_indices().nth(LOG_CHARS) {
+    match head(text, LOG_CHARS) {
         None => Cow::Borrowed(text),
-        Some((cut, _)) => Cow::Owned(format!("{}... ({} bytes)", &text[..cut], text.len())),
+        Some(h) => Cow::Owned(format!("{h}... ({} bytes)", text.len())),
     }
 }
 

@@ -72,11 +72,7 @@ pub enum ParseError {
 
 /// At most 40 characters of `s`, for error messages.
 fn excerpt(s: &str) -> String {
-    let mut out: String = s.chars().take(40).collect();
-    if out.len() < s.len() {
-        out.push_str("...");
-    }
-    out
+    crate::excerpt::excerpt(s, 40).into_owned()
 }
 
 impl ParseError {

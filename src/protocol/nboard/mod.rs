@@ -25,164 +25,28 @@
 //! time in its annotation (`F5/-1.50/3.2`): time left = main time + increments - the times
 //! of the mover's moves.
 
+mod command;
+mod text;
+
+pub use command::{Command, parse};
+pub use text::{depth_text, eval_text, move_line, nboard_move_word, pv_text};
+
 use super::format::seconds_text;
 use super::{MAX_LINE, NAME};
 use crate::board::{Board, Color, Move};
 use crate::controller::{
-    Answer, Choice, Controller, Finished, Flow, Frontend, GameClock, Hints, Input, Interrupt,
-    Learned, Mover, Options, Searched, Source, TimeControl,
+    Answer, Controller, Finished, Flow, Frontend, GameClock, Hints, Input, Interrupt, Learned,
+    Mover, Options, Searched, TimeControl,
 };
 use crate::notation::parse_ggf;
-use crate::search::{Info, Level, Selectivity, Solve, seconds};
+use crate::search::{Info, Level, seconds};
 use std::io::{self, Read, Write};
-use std::time::{Duration, Instant};
-
-/// A parsed NBoard command.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Command {
-    /// `nboard VERSION`: the first line of a session.
-    Nboard(String),
-    /// `set depth N`: the maximum midgame depth (1-60), used as the level.
-    SetDepth(u32),
-    /// `set game GGF`: the whole game.
-    SetGame(String),
-    /// `set contempt N`: the value of a draw (accepted; the engine has no contempt yet).
-    SetContempt(i32),
-    /// `move MV[/EVAL[/TIME]]`: one more move.
-    Move {
-        /// The move.
-        mv: Move,
-        /// Its evaluation, if given.
-        eval: Option<f64>,
-        /// Seconds it took, if given.
-        time: Option<f64>,
-    },
-    /// `hint N`: report on the best N moves.
-    Hint(usize),
-    /// `go`: choose a move (not applied).
-    Go,
-    /// `ping N`: answer `pong N` once everything before is done.
-    Ping(String),
-    /// `learn`: add the game to the book.
-    Learn,
-    /// `analyze`: evaluate every position of the game.
-    Analyze,
-    /// `quit`.
-    Quit,
-}
-
-/// Parses one line: `Ok(None)` for a blank line, `Err` with the reason for a line that is
-/// not a well-formed command (the GUI is told in a `status` line, the log at warn level).
-pub fn parse(line: &str) -> Result<Option<Command>, String> {
-    let line = line.trim();
-    if line.is_empty() {
-        return Ok(None);
-    }
-    let (word, rest) = match line.split_once(char::is_whitespace) {
-        Some((w, r)) => (w, r.trim()),
-        None => (line, ""),
-    };
-    let number = |s: &str, what: &str, low: i64, high: i64| -> Result<i64, String> {
-        s.split_whitespace()
-            .next()
-            .and_then(|n| n.parse::<i64>().ok())
-            .filter(|n| (low..=high).contains(n))
-            .ok_or_else(|| format!("{what} wants a whole number from {low} to {high}"))
-    };
-    Ok(Some(match word {
-        "nboard" => Command::Nboard(rest.to_string()),
-        "set" => {
-            let (what, value) = match rest.split_once(char::is_whitespace) {
-                Some((w, v)) => (w, v.trim()),
-                None => (rest, ""),
-            };
-            match what {
-                "depth" => Command::SetDepth(number(value, "set depth", 1, 60)? as u32),
-                "game" => Command::SetGame(value.to_string()),
-                "contempt" => {
-                    Command::SetContempt(number(value, "set contempt", -10_000, 10_000)? as i32)
-                }
-                _ => return Err(format!("unknown setting {}", excerpt(what))),
-            }
-        }
-        "move" => {
-            let text = rest.split_whitespace().next().unwrap_or("");
-            let mut parts = text.split('/');
-            let mv = parts
-                .next()
-                .and_then(|m| m.parse::<Move>().ok())
-                .ok_or_else(|| format!("move wants a square or PA, not {}", excerpt(text)))?;
-            let num = |p: Option<&str>| p.and_then(|s| s.trim().parse::<f64>().ok());
-            let eval = num(parts.next()).filter(|v| v.is_finite());
-            let time = num(parts.next()).filter(|v| v.is_finite() && *v >= 0.0);
-            Command::Move { mv, eval, time }
-        }
-        // The GUI offers 1, 2, 4 or 64; more than 64 means all of them.
-        "hint" => Command::Hint(
-            rest.split_whitespace()
-                .next()
-                .and_then(|n| n.parse::<i64>().ok())
-                .filter(|&n| n >= 1)
-                .ok_or("hint wants a number of moves, 1 or more")?
-                .min(64) as usize,
-        ),
-        "go" => Command::Go,
-        "ping" => Command::Ping(rest.to_string()),
-        "learn" => Command::Learn,
-        "analyze" => Command::Analyze,
-        "quit" => Command::Quit,
-        _ => return Err(format!("unknown command {}", excerpt(word))),
-    }))
-}
-
-/// At most 24 characters of `text`, quoted, for a message about it (control characters
-/// escaped, so that a status line stays one clean line).
-fn excerpt(text: &str) -> String {
-    let mut s: String = text.chars().take(24).collect();
-    if s.len() < text.len() {
-        s.push_str("...");
-    }
-    format!("{s:?}")
-}
+use std::time::Instant;
 
 /// Tells the GUI (a `status` line) and the log (warn level) that an input was refused.
 fn refuse(why: &str, session: &mut Session) -> io::Result<()> {
     log::warn!("refused {why}");
     session.line(&format!("status ignored: {why}"))
-}
-
-/// A principal variation as NBoard reads it: squares without separators, the side to move's
-/// moves in upper case and the other side's in lower case, passes as `PA`.
-pub fn pv_text(pv: &[Move]) -> String {
-    let mut s = String::new();
-    for (i, mv) in pv.iter().enumerate() {
-        match mv {
-            Move::Pass => s.push_str("PA"),
-            Move::Play(sq) if i % 2 == 0 => s.push_str(&sq.name_upper()),
-            Move::Play(sq) => s.push_str(&sq.name()),
-        }
-    }
-    s
-}
-
-/// The DEPTH field of a `search` line for a board with `empties` empty squares: the
-/// midgame depth as a bare integer, `100%` for an exact solve, `100%W` for a win/loss/draw
-/// solve, and the confidence (`87%`) for a selective search to the end of the game (which
-/// NBoard shows as a probable solve).
-pub fn depth_text(info: &Info, empties: u32) -> String {
-    match info.solve {
-        Some(Solve::Exact) => "100%".to_string(),
-        Some(Solve::Wld) => "100%W".to_string(),
-        None if info.depth >= empties && info.depth > 0 && info.selectivity < Selectivity::NONE => {
-            info.selectivity.to_string()
-        }
-        None => info.depth.to_string(),
-    }
-}
-
-/// An evaluation in discs with two decimals.
-fn eval_text(score: i32) -> String {
-    format!("{:.2}", score as f64)
 }
 
 /// What a search is for (the search's tag).
@@ -209,32 +73,11 @@ pub struct NBoard {
     started: Instant,
 }
 
-/// The `=== MV/EVAL/TIME` answer of `go`.
-fn move_line(choice: &Choice) -> String {
-    format!(
-        "=== {}/{}/{}",
-        nboard_move_word(choice.mv),
-        eval_text(choice.score.unwrap_or(0)),
-        seconds_text(match choice.source {
-            Source::Book(_) => Duration::ZERO,
-            _ => choice.elapsed,
-        })
-    )
-}
-
 /// Depth of the searches with which `learn` scores new book positions.
 const LEARN_DEPTH: u32 = 12;
 
 /// `learn` stores a game's positions up to this many moves in.
 const LEARN_PLIES: usize = 20;
-
-/// A move as NBoard writes it: `F5`, or `PA`.
-fn nboard_move_word(mv: Move) -> String {
-    match mv {
-        Move::Pass => "PA".to_string(),
-        Move::Play(s) => s.name_upper(),
-    }
-}
 
 impl NBoard {
     /// A front-end with these options and the start position.
@@ -471,7 +314,7 @@ impl Frontend for NBoard {
                 Ok(Some(c)) => self.handle(c, session),
                 Ok(None) => Ok(Flow::Continue),
                 Err(why) => {
-                    log::warn!("refused {}: {why}", excerpt(&line));
+                    log::warn!("refused {}: {why}", command::quoted(&line));
                     session.line(&format!("status ignored: {why}"))?;
                     Ok(Flow::Continue)
                 }
@@ -549,80 +392,4 @@ pub fn run<R: Read + Send + 'static, W: Write>(
     let setup = options.engine_setup();
     let mut nboard = NBoard::new(options);
     super::run(&mut nboard, input, output, setup)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parsing() {
-        let ok = |l: &str| parse(l).unwrap().unwrap();
-        assert_eq!(ok("nboard 2"), Command::Nboard("2".into()));
-        assert_eq!(ok("set depth 12"), Command::SetDepth(12));
-        assert!(parse("set depth 0").unwrap_err().contains("1 to 60"));
-        assert!(parse("set depth 61").is_err());
-        assert!(parse("set depth x").is_err());
-        assert!(parse("set frob 1").unwrap_err().contains("\"frob\""));
-        assert_eq!(ok("set contempt -150"), Command::SetContempt(-150));
-        assert_eq!(
-            ok("move D6/-1.50/0.5"),
-            Command::Move {
-                mv: Move::Play("d6".parse().unwrap()),
-                eval: Some(-1.5),
-                time: Some(0.5)
-            }
-        );
-        assert_eq!(
-            ok("move F5//3.1"),
-            Command::Move {
-                mv: Move::Play("f5".parse().unwrap()),
-                eval: None,
-                time: Some(3.1)
-            }
-        );
-        assert_eq!(
-            ok("move PA"),
-            Command::Move {
-                mv: Move::Pass,
-                eval: None,
-                time: None
-            }
-        );
-        assert!(parse("move Z9").unwrap_err().contains("\"Z9\""));
-        assert!(parse("move").is_err());
-        assert_eq!(ok("hint 4"), Command::Hint(4));
-        assert_eq!(ok("hint 100"), Command::Hint(64));
-        assert!(parse("hint").is_err());
-        assert!(parse("hint 0").is_err());
-        assert_eq!(ok("ping 7"), Command::Ping("7".into()));
-        assert_eq!(ok("  go  "), Command::Go);
-        assert_eq!(parse("bogus").unwrap_err(), "unknown command \"bogus\"");
-        let long = "x".repeat(1000);
-        assert!(parse(&long).unwrap_err().len() < 60);
-        assert_eq!(parse(""), Ok(None));
-        assert_eq!(parse(" \t "), Ok(None));
-    }
-
-    #[test]
-    fn texts() {
-        let pv: Vec<Move> = ["f5", "d6", "pa", "c3"]
-            .iter()
-            .map(|s| s.parse().unwrap())
-            .collect();
-        assert_eq!(pv_text(&pv), "F5d6PAc3");
-        let mut info = Info {
-            depth: 12,
-            selectivity: Selectivity::new(2),
-            ..Info::default()
-        };
-        assert_eq!(depth_text(&info, 30), "12");
-        info.depth = 30;
-        assert_eq!(depth_text(&info, 30), "95%");
-        info.solve = Some(Solve::Exact);
-        assert_eq!(depth_text(&info, 30), "100%");
-        info.solve = Some(Solve::Wld);
-        assert_eq!(depth_text(&info, 30), "100%W");
-        assert_eq!(eval_text(-3), "-3.00");
-    }
 }

@@ -130,6 +130,11 @@ impl<T> ByColor<T> {
     pub fn new(black: T, white: T) -> ByColor<T> {
         ByColor([black, white])
     }
+
+    /// Each colour's value through `f`.
+    pub fn map<U>(self, f: impl FnMut(T) -> U) -> ByColor<U> {
+        ByColor(self.0.map(f))
+    }
 }
 
 impl<T> std::ops::Index<Color> for ByColor<T> {

@@ -83,6 +83,32 @@ impl GameClock {
         clock
     }
 
+    /// The clocks a move request reports, as UCI and UGI send them with each `go`: a colour
+    /// with a time left is timed, that time its main time to last the game, with its
+    /// increment (none: 0); a colour without one is untimed.
+    pub fn reported(
+        left: ByColor<Option<Duration>>,
+        increment: ByColor<Option<Duration>>,
+    ) -> GameClock {
+        let mut clock = GameClock::untimed();
+        for c in [Color::Black, Color::White] {
+            if let Some(left) = left[c] {
+                let main = left.as_secs_f64();
+                let increment = increment[c].unwrap_or_default().as_secs_f64();
+                clock.control[c] = Some(TimeControl {
+                    main,
+                    increment,
+                    ..TimeControl::default()
+                });
+                clock.left[c] = Left {
+                    secs: main,
+                    stones: 0,
+                };
+            }
+        }
+        clock
+    }
+
     /// Both clocks full again (a new game).
     pub fn restart(&mut self) {
         for c in [Color::Black, Color::White] {
@@ -237,6 +263,21 @@ mod tests {
             ..TimeControl::default()
         }));
         assert_eq!(first.for_search(Color::Black).unwrap().moves_to_go, Some(5));
+    }
+
+    #[test]
+    fn a_reported_clock_times_only_the_colours_it_names() {
+        let ms = Duration::from_millis;
+        let clock = GameClock::reported(
+            ByColor::new(Some(ms(60_000)), None),
+            ByColor::new(Some(ms(500)), Some(ms(100))),
+        );
+        assert_eq!(clock.left(Color::Black), Some(60.0));
+        assert_eq!(clock.left(Color::White), None);
+        let control = clock.control[Color::Black].unwrap();
+        assert_eq!((control.main, control.increment), (60.0, 0.5));
+        assert!(clock.for_search(Color::Black).is_some());
+        assert!(clock.for_search(Color::White).is_none());
     }
 
     #[test]

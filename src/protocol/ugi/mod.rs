@@ -23,10 +23,10 @@ mod command;
 pub use command::{Command, Go, Query, parse};
 
 use super::{MAX_LINE, NAME, VERSION};
-use crate::board::{Color, Move, Position};
+use crate::board::{ByColor, Color, Move, Position};
 use crate::controller::{
     Answer, Choice, Controller, Finished, Flow, Frontend, GameClock, Input, Interrupt, MoveBudget,
-    OPTIONS, OptionKind, OptionSpec, Options, Searched, TimeControl,
+    OPTIONS, OptionKind, OptionSpec, Options, Searched,
 };
 use crate::game::Game;
 use crate::notation::{fen, ugi_move};
@@ -140,22 +140,8 @@ impl Ugi {
             return self.bestmove(Move::Pass, session);
         }
         // The clocks of this request only: UGI sends them with every `go`.
-        let mut clock = GameClock::untimed();
-        for c in [Color::Black, Color::White] {
-            if let Some(ms) = go.time[c] {
-                let left = ms as f64 / 1000.0;
-                let increment = go.inc[c].unwrap_or(0) as f64 / 1000.0;
-                clock.set_control(
-                    c,
-                    Some(TimeControl {
-                        main: left,
-                        increment,
-                        ..TimeControl::default()
-                    }),
-                );
-                clock.set_left(c, left, 0);
-            }
-        }
+        let ms = |t: ByColor<Option<u64>>| t.map(|t| t.map(Duration::from_millis));
+        let clock = GameClock::reported(ms(go.time), ms(go.inc));
         *self.ctl.clock_mut() = clock;
         let budget = if go.infinite {
             MoveBudget::Infinite

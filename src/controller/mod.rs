@@ -11,16 +11,19 @@
 //! - [`options`]: the engine options, set by name, and the book they open.
 //! - [`clock`]: both players' clocks and their time controls.
 //! - [`session`]: the worker thread, the session a front-end writes to, the driver loop.
+//! - [`setup`]: how the worker's engine is made (threads, table, weights).
 
 pub mod clock;
 pub mod options;
 pub mod session;
+pub mod setup;
 
 pub use clock::{GameClock, TimeControl};
-pub use options::{EngineSetup, OPTIONS, OptionKind, OptionSpec, Options};
+pub use options::{OPTIONS, OptionKind, OptionSpec, Options};
 pub use session::{
     Event, Finished, Flow, Frontend, Input, Interrupt, Job, Session, Worker, events, run,
 };
+pub use setup::EngineSetup;
 
 use crate::board::{Board, Color, Move, MoveError, Position, Square};
 use crate::book::{BookMove, Builder};

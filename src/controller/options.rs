@@ -3,11 +3,12 @@
 //! position: the book move, the book hints, the limits of an analysis.
 
 use super::session::Session;
+use super::setup::EngineSetup;
 use crate::board::{Board, Move};
 use crate::book::{Book, BookMove};
 use crate::eval::Weights;
 use crate::rng::Rng;
-use crate::search::{Engine, EngineConfig, Level, Limits, MovePlan, TranspositionTable};
+use crate::search::{EngineConfig, Level, Limits, MovePlan, TranspositionTable};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -178,37 +179,6 @@ pub struct Options {
     pub book_randomness: i32,
     /// The evaluation weights (`--eval-file`); the shipped ones when `None`.
     pub weights: Option<Arc<Weights>>,
-}
-
-/// How a front-end's engine is made: its threads and table, and its evaluation weights when
-/// they are not the shipped ones (`--eval-file`). No process-wide setting is involved: each
-/// engine gets the weights it is given.
-#[derive(Clone, Debug, Default)]
-pub struct EngineSetup {
-    /// Threads and table size.
-    pub config: EngineConfig,
-    /// The weights; the shipped ones when `None`.
-    pub weights: Option<Arc<Weights>>,
-}
-
-impl From<EngineConfig> for EngineSetup {
-    fn from(config: EngineConfig) -> EngineSetup {
-        EngineSetup {
-            config,
-            weights: None,
-        }
-    }
-}
-
-impl EngineSetup {
-    /// The engine, or the error when the system refuses the memory of its table.
-    pub fn engine(&self) -> Result<Engine, crate::search::TableTooLarge> {
-        let mut engine = Engine::try_new(self.config.clone())?;
-        if let Some(w) = &self.weights {
-            engine.set_eval(w.clone());
-        }
-        Ok(engine)
-    }
 }
 
 impl Default for Options {

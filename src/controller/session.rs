@@ -10,7 +10,7 @@
 //!   ([`Interrupt::Search`]) stops only the search it arrived during.
 
 use super::MoveRequest;
-use super::options::EngineSetup;
+use super::setup::EngineSetup;
 use crate::board::Board;
 use crate::search::{Engine, Info, Limits};
 use std::collections::VecDeque;

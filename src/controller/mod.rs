@@ -96,7 +96,7 @@ pub enum Searched {
     Move(Choice),
     /// An analysis's result (a hint, an analysis).
     Analysis(Info),
-    /// The result of a move request for a game set anew since: not wanted.
+    /// The result of a move request for a game set anew, or moved on, since: not wanted.
     Stale,
 }
 
@@ -445,15 +445,26 @@ impl Controller {
 
     /// What a finished search gives, with its tag: the choice for a request of
     /// [`Controller::choose`], an analysis's result, or nothing when the game was set anew
-    /// since the request.
+    /// or has moved on since the request.
     pub fn searched<T>(&self, done: Finished<T>) -> (T, Searched) {
         let Finished { job, info } = done;
         let searched = match job.request {
             None => Searched::Analysis(info),
-            Some(r) if r.game != self.game_number => Searched::Stale,
+            Some(r) if r.game != self.game_number || !self.still_at(&r) => Searched::Stale,
             Some(r) => Searched::Move(choice_of(r, info)),
         };
         (job.tag, searched)
+    }
+
+    /// True when the game is still at the position of move request `r`.
+    fn still_at(&self, r: &MoveRequest) -> bool {
+        let pos = self.game.position();
+        let board = if pos.to_move == r.color {
+            pos.board
+        } else {
+            pos.board.passed()
+        };
+        board == r.board
     }
 
     /// Plays a choice of [`Controller::choose`] (after the other side's implicit pass when
@@ -636,6 +647,12 @@ mod tests {
         c.set_game(Game::default());
         let (_, searched) = c.searched(wait(&mut session, &events));
         assert!(matches!(searched, Searched::Stale), "{searched:?}");
+        // So is one for a position the game has left (a server's board came meanwhile).
+        c.choose(Color::Black, &mut session, "left").unwrap();
+        c.play(sq("f5"), Mover::Other).unwrap();
+        let (_, searched) = c.searched(wait(&mut session, &events));
+        assert!(matches!(searched, Searched::Stale), "{searched:?}");
+        c.set_game(Game::default());
         let mut options = c.options().clone();
         options.book = true;
         *c.options_mut() = options;

@@ -604,11 +604,13 @@ impl Frontend for Ggs {
     }
 
     fn done(&mut self, done: Finished<GameId>, session: &mut Session) -> io::Result<Flow> {
-        let id = &done.job.tag;
-        if let Some(g) = self.games.get(id)
-            && let (id, Searched::Move(choice)) = g.ctl.searched(done)
-        {
-            self.send_move(&id, &choice);
+        let id = done.job.tag.clone();
+        match self.games.get(&id).map(|g| g.ctl.searched(done).1) {
+            Some(Searched::Move(choice)) => self.send_move(&id, &choice),
+            // A search for a position the game has left (a board came meanwhile): the game
+            // waits for a search of the position it is at.
+            Some(Searched::Stale) if !self.waiting.contains(&id) => self.waiting.push_back(id),
+            _ => {}
         }
         self.next_search(session)?;
         Ok(Flow::Continue)

@@ -17,6 +17,12 @@ pub fn excerpt(text: &str, chars: usize) -> Cow<'_, str> {
     }
 }
 
+/// [`excerpt`] quoted, control characters escaped, so that a reply about the text stays one
+/// clean line: `"frobni..."`.
+pub fn quoted(text: &str, chars: usize) -> String {
+    format!("{:?}", excerpt(text, chars))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -28,5 +34,6 @@ mod tests {
         assert_eq!(excerpt("ééé", 2), "éé...");
         assert_eq!(head("ééé", 3), None);
         assert_eq!(head("", 0), None);
+        assert_eq!(quoted("a\tbcd", 3), "\"a\\tb...\"");
     }
 }

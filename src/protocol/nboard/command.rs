@@ -103,7 +103,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
 /// At most 24 characters of `text`, quoted, for a message about it (control characters
 /// escaped, so that a status line stays one clean line).
 pub fn quoted(text: &str) -> String {
-    format!("{:?}", crate::excerpt::excerpt(text, 24))
+    crate::excerpt::quoted(text, 24)
 }
 
 #[cfg(test)]

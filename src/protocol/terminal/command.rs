@@ -131,7 +131,7 @@ fn parse_move(text: &str) -> Result<Move, String> {
 
 /// Text from the input, quoted and escaped for an answer, and shortened past 40 characters.
 fn quoted(text: &str) -> String {
-    format!("{:?}", crate::excerpt::excerpt(text, 40))
+    crate::excerpt::quoted(text, 40)
 }
 
 #[cfg(test)]

@@ -496,7 +496,7 @@ fn plan_shard(
         "{} depth={depth} hash_mb={} weights={}",
         run.params,
         engine.hash_mb(),
-        super::shards::weights_id(&weights)
+        crate::shard::weights_id(&weights)
     );
     let searched: Vec<u64> = shard.items(run.total).filter(|&i| i > 0).collect();
     let make = || {

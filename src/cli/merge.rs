@@ -88,8 +88,18 @@ fn output(m: &Merged) -> anyhow::Result<MergeOutput> {
                 ..MergeOutput::default()
             })
         }
-        Step::Data => super::train::merge_data(m),
-        Step::Probcut => super::train::merge_probcut(m),
+        Step::Data => Ok(MergeOutput {
+            stdout: crate::train::steps::merge_data(m)?,
+            ..MergeOutput::default()
+        }),
+        Step::Probcut => {
+            let (json, table) = crate::train::steps::merge_probcut(m)?;
+            Ok(MergeOutput {
+                stdout: json.into_bytes(),
+                stderr: table,
+                status: 0,
+            })
+        }
         Step::BookLearn | Step::BookBuild => super::book::merge_plan(m),
         Step::Solve => super::solve::merge(m),
         Step::Analyze => super::analyze::merge(m),

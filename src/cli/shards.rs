@@ -3,7 +3,6 @@
 //! shards back.
 
 use super::common::EngineArgs;
-use crate::eval::Weights;
 use crate::shard::{self, Shard, ShardFile, Step};
 use clap::Args as ClapArgs;
 use std::path::PathBuf;
@@ -76,20 +75,11 @@ impl ShardArgs {
     }
 }
 
-/// The identity of a set of weights in a shard's settings: the sha256 of all its values.
-pub fn weights_id(w: &Weights) -> String {
-    let bytes: Vec<u8> = (0..crate::eval::PHASES)
-        .flat_map(|p| w.block(p).iter().flat_map(|v| v.to_le_bytes()))
-        .collect();
-    shard::sha256_hex(&bytes)
-}
-
 /// The identity of the weights an engine's options search with.
 pub fn engine_weights_id(e: &EngineArgs) -> anyhow::Result<String> {
-    Ok(match &e.eval_file {
-        Some(path) => weights_id(&crate::eval::load(path)?),
-        None => weights_id(&crate::eval::shipped_weights()),
-    })
+    Ok(shard::weights_id(&*crate::eval::load_or_shipped(
+        e.eval_file.as_deref(),
+    )?))
 }
 
 /// What a merge writes: the step's standard output, the lines it writes on stderr, and its

@@ -434,6 +434,14 @@ pub fn shipped_weights() -> Arc<Weights> {
     .clone()
 }
 
+/// The weights of the weights file at `path`, else (no path) the shipped ones.
+pub fn load_or_shipped(path: Option<&std::path::Path>) -> anyhow::Result<Arc<Weights>> {
+    Ok(match path {
+        Some(p) => Arc::new(file::load(p)?),
+        None => shipped_weights(),
+    })
+}
+
 /// The weights used when none are given: the shipped ones. (Other weights reach an engine
 /// through [`crate::search::Engine::set_eval`]; there is no process-wide setting.)
 pub fn default_weights() -> Weights {

@@ -7,13 +7,14 @@
 //! engine's default selectivity) with the reference evaluation. [`ReferenceSet`]s can be saved and reloaded, since
 //! building them is the slow part.
 
-use super::data::{GameRecord, is_held_out, map_with_engines, solve_exact};
+use super::data::{GameRecord, is_held_out, map_with_engines, read_games, solve_exact};
+use super::report::Report;
 use crate::board::Board;
 use crate::eval::{PHASES, Weights, phase};
 use crate::search::{Engine, EngineConfig, Limits};
 use anyhow::{Context, ensure};
 use indicatif::ProgressBar;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// A position with its reference score for the side to move.
@@ -140,6 +141,34 @@ pub fn build_references(
 }
 
 impl ReferenceSet {
+    /// The set saved in `cache` when that file exists; else the set built from the games of
+    /// `wthor` with the weights of `reference_eval` (else the shipped ones) for the deep
+    /// searches, and saved in `cache` when one is given.
+    pub fn cached_or_built(
+        cache: Option<&Path>,
+        wthor: &[PathBuf],
+        cfg: &ReferenceConfig,
+        reference_eval: Option<&Path>,
+        report: &dyn Report,
+    ) -> anyhow::Result<ReferenceSet> {
+        if let Some(c) = cache.filter(|c| c.exists()) {
+            return ReferenceSet::load(c);
+        }
+        ensure!(
+            !wthor.is_empty(),
+            "give --wthor (or an existing --cache) for the reference positions"
+        );
+        let games = read_games(wthor)?;
+        let pb = report.bar(0);
+        let w = crate::eval::load_or_shipped(reference_eval)?;
+        let r = build_references(&games, cfg, w, &pb);
+        pb.finish_and_clear();
+        if let Some(c) = cache {
+            r.save(c)?;
+        }
+        Ok(r)
+    }
+
     /// Saves the set: one line per position, `player opponent score exact` (hex bitboards).
     pub fn save(&self, path: &Path) -> anyhow::Result<()> {
         let mut s = String::new();

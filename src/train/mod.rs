@@ -12,15 +12,25 @@
 //!   gradients on both cores, reproducible.
 //! - [`error`]: mean absolute error per phase on a held-out split.
 //! - [`probcut`]: Multi-ProbCut regressions from pairs of shallow and deep searches.
+//! - [`steps`]: the runs of `train data`, `train fit` and `train probcut`, whole or one
+//!   shard, and the merges of their shards.
+//! - [`selfplay_run`]: the runs of `train selfplay`: into a file, a shard or the data store
+//!   (resumed where it stopped), and the store's missing shards made again.
+//! - [`pipeline`]: `train all`, every step in one run, resumable.
+//! - [`report`]: how the steps show their progress.
 //!
 //! Every step is deterministic: the same inputs and seed give the same bytes.
 
 pub mod data;
 pub mod error;
 pub mod fit;
+pub mod pipeline;
 pub mod probcut;
+pub mod report;
 pub mod selfplay;
+pub mod selfplay_run;
 pub mod sources;
+pub mod steps;
 pub mod store;
 
 pub use data::{LabelConfig, map_with_engines};

@@ -51,3 +51,38 @@ pub fn load_manifest(path: &Path) -> anyhow::Result<Manifest> {
     anyhow::ensure!(path.is_file(), "{}: no manifest there", path.display());
     Manifest::load(path)
 }
+
+/// The games `train data` labels: WTHOR files, self-play shards and a manifest's shards.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameSources {
+    /// WTHOR files or directories of `.wtb` files.
+    pub wthor: Vec<PathBuf>,
+    /// The shard files of one self-play run, or directories of them.
+    pub selfplay: Vec<PathBuf>,
+    /// A manifest whose self-play shards' games are read from the store.
+    pub manifest: Option<PathBuf>,
+    /// The data store of the manifest's shards (default: [`data_store::default_store`]).
+    pub store: Option<PathBuf>,
+    /// Only the first this many games (after removing repeats).
+    pub max_games: Option<usize>,
+}
+
+impl GameSources {
+    /// The games: the WTHOR files', then the self-play shards', then the manifest's, each
+    /// repeat of an earlier game left out ([`append_new`]), cut to `max_games`.
+    pub fn games(&self) -> anyhow::Result<Vec<data::GameRecord>> {
+        let mut games = wthor_games(&self.wthor)?;
+        let mut more = Vec::new();
+        if !self.selfplay.is_empty() {
+            more.extend(selfplay_shard_games(&self.selfplay)?);
+        }
+        if let Some(m) = &self.manifest {
+            more.extend(manifest_games(m, self.store.as_deref())?);
+        }
+        append_new(&mut games, more);
+        if let Some(n) = self.max_games {
+            games.truncate(n);
+        }
+        Ok(games)
+    }
+}

@@ -336,3 +336,117 @@ pub fn regenerate(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run() -> SelfplayRun {
+        SelfplayRun {
+            games: 40,
+            depth: 6,
+            level: None,
+            random_moves: (8, 20),
+            openings: None,
+            seed: 3,
+            eval_file: None,
+            probcut_file: None,
+        }
+    }
+
+    #[test]
+    fn the_recorded_options_name_what_changes_the_games() {
+        assert_eq!(
+            run().args(),
+            [
+                "--games",
+                "40",
+                "--seed",
+                "3",
+                "--depth",
+                "6",
+                "--random-moves",
+                "8-20"
+            ]
+        );
+        let other = SelfplayRun {
+            level: Some(3),
+            openings: Some("xot.txt".into()),
+            eval_file: Some("w/eval.ofw".into()),
+            probcut_file: Some("w/probcut.json".into()),
+            ..run()
+        };
+        assert_eq!(
+            other.args(),
+            [
+                "--games",
+                "40",
+                "--seed",
+                "3",
+                "--level",
+                "3",
+                "--openings",
+                "xot.txt",
+                "--eval-file",
+                "w/eval.ofw",
+                "--probcut-file",
+                "w/probcut.json"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_run_under_a_root_reads_its_relative_files_there() {
+        let r = SelfplayRun {
+            openings: Some("xot.txt".into()),
+            eval_file: Some("/abs/eval.ofw".into()),
+            ..run()
+        };
+        let u = r.under(Path::new("/repo"));
+        assert_eq!(u.openings, Some(PathBuf::from("/repo/xot.txt")));
+        assert_eq!(u.eval_file, Some(PathBuf::from("/abs/eval.ofw")));
+        assert_eq!(u.probcut_file, None);
+        assert_eq!(u.args()[..6], r.args()[..6]);
+    }
+
+    #[test]
+    fn the_recorded_root_is_the_first_folder_holding_every_file() {
+        let dir = std::env::temp_dir().join(format!("outflank-root-{}", std::process::id()));
+        let deep = dir.join("repo").join("data");
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(dir.join("repo").join("outflank-root-test.txt"), "f5d6\n").unwrap();
+        let r = SelfplayRun {
+            openings: Some("outflank-root-test.txt".into()),
+            ..run()
+        };
+        let manifest = deep.join("manifest.json");
+        assert_eq!(r.recorded_root(&manifest), dir.join("repo"));
+        // Nothing to find: the current directory.
+        assert_eq!(run().recorded_root(&manifest), PathBuf::from("."));
+        let lost = SelfplayRun {
+            openings: Some("no-such-file.txt".into()),
+            ..run()
+        };
+        assert_eq!(lost.recorded_root(&manifest), PathBuf::from("."));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_missing_or_empty_openings_file_is_an_error() {
+        let missing = SelfplayRun {
+            openings: Some("/no/such/openings.txt".into()),
+            ..run()
+        };
+        let why = missing.config().unwrap_err().to_string();
+        assert_eq!(why, "cannot read /no/such/openings.txt");
+        let path = std::env::temp_dir().join(format!("outflank-empty-{}.txt", std::process::id()));
+        std::fs::write(&path, "\n").unwrap();
+        let empty = SelfplayRun {
+            openings: Some(path.clone()),
+            ..run()
+        };
+        let why = empty.config().unwrap_err().to_string();
+        assert_eq!(why, format!("{}: no opening line", path.display()));
+        std::fs::remove_file(&path).unwrap();
+    }
+}

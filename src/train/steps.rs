@@ -310,3 +310,89 @@ fn probcut_fit(measured: &ProbcutData, max_depth: u32) -> anyhow::Result<(String
     let json = serde_json::to_string_pretty(&params.to_json())? + "\n";
     Ok((json, t))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    fn merged(items: Vec<Vec<u8>>) -> shard::Merged {
+        shard::Merged {
+            run: RunId {
+                step: shard::Step::Data,
+                seed: 1,
+                total: items.len() as u64,
+                params: "max_depth=4".into(),
+            },
+            count: 1,
+            items,
+        }
+    }
+
+    #[test]
+    fn an_output_takes_its_shard_or_the_whole_run() {
+        assert_eq!(Output::File("x".into()).shard(), Shard::WHOLE);
+        let s = Shard { index: 1, count: 3 };
+        assert_eq!(Output::Shard(s, ".".into()).shard(), s);
+    }
+
+    #[test]
+    fn a_data_run_names_its_parity_labels_only_when_on() {
+        let label = LabelConfig {
+            exact_empties: 12,
+            skip_plies: 3,
+            ..LabelConfig::default()
+        };
+        let off = data_run(&[], &label);
+        assert_eq!(off.step, shard::Step::Data);
+        assert_eq!(off.total, 0);
+        assert!(
+            off.params
+                .starts_with("exact_empties=12 skip_plies=3 games=")
+        );
+        let on = data_run(
+            &[],
+            &LabelConfig {
+                parity_labels: true,
+                ..label
+            },
+        );
+        assert!(
+            on.params
+                .starts_with("exact_empties=12 skip_plies=3 parity_labels=1 games=")
+        );
+        assert_eq!(on.seed, off.seed);
+    }
+
+    #[test]
+    fn data_shards_merge_to_the_sample_file_and_a_damaged_one_is_named() {
+        let sample = Sample {
+            board: Board::new(0x0000_0008_1000_0000, 0x0000_0010_0800_0000),
+            score: 4,
+            kind: data::LabelKind::Exact,
+            game: 7,
+        };
+        let items = vec![
+            data::encode_samples(&[sample]),
+            data::encode_samples(&[]),
+            data::encode_samples(&[sample, sample]),
+        ];
+        let records: Vec<u8> = items.concat();
+        let bytes = merge_data(&merged(items.clone())).unwrap();
+        assert_eq!(bytes, data::sample_file_bytes(3, &records));
+        let mut bad = items;
+        bad[2].pop();
+        let why = merge_data(&merged(bad)).unwrap_err().to_string();
+        assert!(why.starts_with("data shards: game 2 has"), "{why}");
+    }
+
+    #[test]
+    fn probcut_shards_need_their_max_depth_and_whole_items() {
+        let mut m = merged(vec![vec![1, 2, 3]]);
+        let why = merge_probcut(&m).unwrap_err().to_string();
+        assert_eq!(why, "probcut shards: position 0 is damaged");
+        m.run.params = "mid=1".into();
+        let why = merge_probcut(&m).unwrap_err().to_string();
+        assert_eq!(why, "probcut shards without their max_depth");
+    }
+}

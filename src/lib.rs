@@ -17,6 +17,8 @@
 //! - [`eval`]: the pattern evaluation and its weights files; [`train`]: the pipeline that
 //!   trains them.
 //! - [`shard`]: the long steps cut into deterministic shards, and their merge.
+//! - [`time_control`]: the one time-control type (main time, increment, extension,
+//!   byo-yomi) that notation, search, the controller, the arena and the protocols share.
 
 #![warn(missing_docs)]
 
@@ -36,6 +38,7 @@ pub mod protocol;
 pub mod rng;
 pub mod search;
 pub mod shard;
+pub mod time_control;
 pub mod train;
 
 pub use board::{Board, ByColor, Color, Move, Position, Square};

@@ -142,7 +142,7 @@ fn gtp_rhino_against_itself() {
     assert_eq!(games.len(), 6);
     for g in &games {
         assert!(g.result_margin().is_some(), "finished: {}", g.to_ggf());
-        assert_eq!(g.time.map(|c| c.main_secs), Some(20.0));
+        assert_eq!(g.time.map(|c| c.main), Some(Duration::from_secs(20)));
         let engine_moves = g.moves.iter().filter(|m| m.time.is_some()).count();
         assert!(engine_moves > 40, "engine moves are timed: {}", g.to_ggf());
     }

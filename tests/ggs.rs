@@ -605,7 +605,7 @@ fn a_dropped_connection_reconnects_and_resumes_the_game() {
     );
     // The game's clock, not what was left when it resumed.
     let clock: GgsClock = "02:00//00:30".parse().unwrap();
-    assert_eq!(ggf[0].time, Some(clock.to_ggf()), "{text}");
+    assert_eq!(ggf[0].time, Some(clock.to_time_control()), "{text}");
 }
 
 #[test]

@@ -382,8 +382,8 @@ fn the_game_clock_limits_go() {
     g.play("f5".parse().unwrap()).unwrap();
     let mut ggf = GgfGame::from_game(&g);
     ggf.time = None;
-    ggf.time_black = outflank::notation::Clock::parse("10:00");
-    ggf.time_white = outflank::notation::Clock::parse("01:00");
+    ggf.time_black = outflank::notation::parse_ggf_clock("10:00");
+    ggf.time_white = outflank::notation::parse_ggf_clock("01:00");
     let text = ggf.to_ggf();
     let text = text.replace("B[F5]", "B[F5//3.0]");
     assert!(parse_ggf(&text).is_ok());

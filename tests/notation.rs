@@ -4,6 +4,7 @@
 mod common;
 use common::shared_data;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use outflank::board::{Color, Move, Position};
 use outflank::game::Game;
@@ -12,10 +13,12 @@ use outflank::notation::wthor::{
     PLAYER_RECORD, TOURNAMENT_RECORD, black_discs_won, parse_names, write_names,
 };
 use outflank::notation::{
-    Clock, GgfGame, ObfEntry, WthorFile, WthorGame, WthorHeader, board_string, obf_line,
-    parse_board_string, parse_ggf, parse_ggf_games, parse_jou, parse_obf, parse_obf_line,
-    parse_position, parse_transcript, parse_trn, parse_wtb, transcript, write_obf, write_wtb,
+    GgfGame, ObfEntry, WthorFile, WthorGame, WthorHeader, board_string, obf_line,
+    parse_board_string, parse_ggf, parse_ggf_clock, parse_ggf_games, parse_jou, parse_obf,
+    parse_obf_line, parse_position, parse_transcript, parse_trn, parse_wtb, transcript, write_obf,
+    write_wtb,
 };
+use outflank::time_control::TimeControl;
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------
@@ -85,11 +88,12 @@ fn duration() -> impl Strategy<Value = f64> {
     ]
 }
 
-fn clock() -> impl Strategy<Value = Clock> {
-    (duration(), duration(), duration()).prop_map(|(main_secs, increment, extension)| Clock {
-        main_secs,
-        increment,
-        extension,
+fn clock() -> impl Strategy<Value = TimeControl> {
+    (duration(), duration(), duration()).prop_map(|(main_secs, increment, extension)| TimeControl {
+        main: Duration::from_secs_f64(main_secs),
+        increment: Duration::from_secs_f64(increment),
+        extension: Duration::from_secs_f64(extension),
+        byo_yomi: None,
     })
 }
 
@@ -289,7 +293,7 @@ fn parse_everything(s: &str) {
     let _ = parse_obf(s);
     let _ = parse_ggf(s);
     let _ = parse_ggf_games(s);
-    let _ = Clock::parse(s);
+    let _ = parse_ggf_clock(s);
     if let Err(e) = parse_position(s) {
         assert!(e.to_string().starts_with("cannot read position"));
     }
@@ -299,10 +303,10 @@ fn valid_texts() -> Vec<String> {
     let g = parse_transcript("f5d6c3d3c4f4f6f3e6e7d7").unwrap();
     let mut ggf = GgfGame::from_game(&g);
     ggf.black = Some("a]b\\c".into());
-    ggf.time = Some(Clock {
-        main_secs: 900.0,
-        increment: 0.0,
-        extension: 120.0,
+    ggf.time = Some(TimeControl {
+        main: Duration::from_secs(900),
+        extension: Duration::from_secs(120),
+        ..TimeControl::default()
     });
     let entry = ObfEntry {
         position: g.position(),

@@ -585,7 +585,7 @@ fn the_engine_keeps_inside_its_clock() {
     e.line();
     let ggf = parse_ggf(&std::fs::read_to_string(&file).unwrap()).unwrap();
     let _ = std::fs::remove_file(&file);
-    assert_eq!(ggf.time_white.map(|c| c.main_secs), Some(3.0));
+    assert_eq!(ggf.time_white.map(|c| c.main), Some(Duration::from_secs(3)));
     assert_eq!(ggf.time_black, None);
     assert!(ggf.result.is_some());
 }

@@ -184,7 +184,7 @@ impl Client for GtpClient {
         {
             // Absolute time: main time and no byo-yomi. GTP has no increment; the
             // increments show in the time_left sent before each move.
-            let main = tc.base.as_secs().max(1);
+            let main = tc.main.as_secs().max(1);
             self.expect_success(&format!("time_settings {main} 0 0"))?;
         }
         Ok(())

@@ -37,10 +37,11 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 
 pub use crate::notation::{ggf_date, ggf_date_now};
+pub use crate::time_control::TimeControl;
 pub use engine::{CommandLine, EngineFailure};
 pub use referee::{GameRecord, GameSpec, Termination};
 pub use resume::{MatchId, Played, ResumeError, ggf_line, read_played};
-pub use spec::{EngineSpec, Opening, Protocol, TimeControl, load_openings, parse_openings};
+pub use spec::{EngineSpec, Opening, Protocol, load_openings, parse_openings};
 pub use standings::{ClockUse, SprtResult, Standings};
 pub use stats::{Elo, Score, Sprt, SprtVerdict};
 
@@ -445,7 +446,7 @@ mod tests {
     #[test]
     fn time_controls() {
         let t = TimeControl::parse("60+1").unwrap();
-        assert_eq!(t.base, Duration::from_secs(60));
+        assert_eq!(t.main, Duration::from_secs(60));
         assert_eq!(t.increment, Duration::from_secs(1));
         assert_eq!(t.to_string(), "60+1");
         assert_eq!(TimeControl::parse("0.5").unwrap().to_string(), "0.5");

@@ -12,11 +12,11 @@
 
 use std::time::{Duration, Instant};
 
+use super::EngineSpec;
 use super::client::{Client, EngineMove, GameSetup, MoveRequest, Reply, shorten};
 use super::engine::{EngineFailure, EngineProcess};
-use super::{EngineSpec, TimeControl};
 use crate::board::Move;
-use crate::notation::{Clock, GgfGame, GgfMove};
+use crate::notation::{GgfGame, GgfMove};
 
 /// An NBoard engine process.
 pub struct NboardClient {
@@ -28,15 +28,6 @@ pub struct NboardClient {
     known: usize,
     /// The name the engine gave with `set myname`.
     engine_name: Option<String>,
-}
-
-/// A GGF clock for a time control.
-pub(crate) fn ggf_clock(tc: TimeControl) -> Clock {
-    Clock {
-        main_secs: tc.base.as_secs_f64(),
-        increment: tc.increment.as_secs_f64(),
-        extension: 0.0,
-    }
 }
 
 /// A move as NBoard writes it: `F5`, `F5/-1.5/0.61`, `PA`, `D3//0.2`.
@@ -129,7 +120,7 @@ impl Client for NboardClient {
             black: Some(setup.black.to_string()),
             white: Some(setup.white.to_string()),
             result: Some("?".to_string()),
-            time: setup.tc.map(ggf_clock),
+            time: setup.tc,
             start: setup.start,
             moves: setup.opening.to_vec(),
             ..GgfGame::default()

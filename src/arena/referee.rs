@@ -9,7 +9,6 @@ use std::time::{Duration, Instant};
 use super::TimeControl;
 use super::client::{Client, EngineMove, GameSetup, MoveRequest};
 use super::engine::EngineFailure;
-use super::nboard_client::ggf_clock;
 use crate::board::{Color, Move, Position};
 use crate::game::Game;
 use crate::notation::{GgfGame, GgfMove};
@@ -261,18 +260,9 @@ impl GameRecord {
             black: Some(self.black_name.clone()),
             white: Some(self.white_name.clone()),
             result: Some(result),
-            time: (self.tc[0] == self.tc[1])
-                .then_some(self.tc[0])
-                .flatten()
-                .map(ggf_clock),
-            time_black: (self.tc[0] != self.tc[1])
-                .then_some(self.tc[0])
-                .flatten()
-                .map(ggf_clock),
-            time_white: (self.tc[0] != self.tc[1])
-                .then_some(self.tc[1])
-                .flatten()
-                .map(ggf_clock),
+            time: (self.tc[0] == self.tc[1]).then_some(self.tc[0]).flatten(),
+            time_black: (self.tc[0] != self.tc[1]).then_some(self.tc[0]).flatten(),
+            time_white: (self.tc[0] != self.tc[1]).then_some(self.tc[1]).flatten(),
             comment,
             start: self.start,
             moves: self.moves.clone(),
@@ -424,7 +414,7 @@ pub fn play_game(spec: &GameSpec, seats: [Seat<'_>; 2], stop: &AtomicBool) -> Ga
             return record;
         }
     }
-    let mut remaining = spec.tc.map(|t| t.map(|t| t.base));
+    let mut remaining = spec.tc.map(|t| t.map(|t| t.main));
     loop {
         if game.is_over() {
             let score = game.position().black_final_score();

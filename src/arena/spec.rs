@@ -3,13 +3,13 @@
 
 use std::fmt;
 use std::path::Path;
-use std::time::Duration;
 
 use anyhow::{Context, bail};
 
 use super::engine::CommandLine;
 use crate::game::Game;
 use crate::notation::{parse_transcript, transcript};
+use crate::time_control::TimeControl;
 
 /// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,50 +147,6 @@ impl EngineSpec {
             implicit_pass,
             tc,
         })
-    }
-}
-
-/// A clock: main time and an increment per move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeControl {
-    /// Main time for the whole game.
-    pub base: Duration,
-    /// Time added after each move.
-    pub increment: Duration,
-}
-
-impl TimeControl {
-    /// Reads `60` (seconds for the game) or `60+1` (plus one second a move); decimals allowed.
-    pub fn parse(s: &str) -> Result<TimeControl, String> {
-        let secs = |t: &str| -> Result<Duration, String> {
-            let v: f64 = t
-                .trim()
-                .parse()
-                .map_err(|_| format!("time control {s:?}: {t:?} is not a number of seconds"))?;
-            Duration::try_from_secs_f64(v)
-                .map_err(|_| format!("time control {s:?}: {t:?} is not a valid duration"))
-        };
-        let (base, increment) = match s.split_once('+') {
-            Some((b, i)) => (secs(b)?, secs(i)?),
-            None => (secs(s)?, Duration::ZERO),
-        };
-        if base.is_zero() {
-            return Err(format!(
-                "time control {s:?}: the main time must be positive"
-            ));
-        }
-        Ok(TimeControl { base, increment })
-    }
-}
-
-impl fmt::Display for TimeControl {
-    /// `60` or `60+1`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.base.as_secs_f64())?;
-        if !self.increment.is_zero() {
-            write!(f, "+{}", self.increment.as_secs_f64())?;
-        }
-        Ok(())
     }
 }
 

@@ -3,8 +3,8 @@
 
 use std::fmt;
 
+use super::TimeControl;
 use super::referee::GameRecord;
-use super::spec::TimeControl;
 use super::stats::{Score, Sprt, SprtVerdict};
 use crate::board::Color;
 
@@ -45,7 +45,7 @@ impl ClockUse {
         }
         self.games += 1;
         self.used += used;
-        self.given += tc.base.as_secs_f64() + n as f64 * tc.increment.as_secs_f64();
+        self.given += tc.main.as_secs_f64() + n as f64 * tc.increment.as_secs_f64();
     }
 }
 

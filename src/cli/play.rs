@@ -4,8 +4,9 @@
 use super::common::read_position_arg;
 use super::frontend::FrontendArgs;
 use crate::game::Game;
-use crate::notation::Clock;
+use crate::notation::parse_ggf_clock;
 use crate::protocol::terminal::{self, Player, Setup};
+use crate::time_control::TimeControl;
 use clap::Args as ClapArgs;
 use std::io::IsTerminal;
 
@@ -23,7 +24,7 @@ pub struct Args {
     /// optionally seconds added after each move (`5:00`, `2:00/3`). Without a level, depth
     /// or time per move, the engine plays at full strength within it.
     #[arg(long, value_name = "TIME[/INCREMENT]", value_parser = parse_clock)]
-    pub clock: Option<Clock>,
+    pub clock: Option<TimeControl>,
     /// Engine options (`set` changes them during the game).
     #[command(flatten)]
     pub engine: FrontendArgs,
@@ -57,9 +58,9 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-fn parse_clock(s: &str) -> Result<Clock, String> {
-    match Clock::parse(s) {
-        Some(c) if c.main_secs > 0.0 || c.increment > 0.0 => Ok(c),
+fn parse_clock(s: &str) -> Result<TimeControl, String> {
+    match parse_ggf_clock(s) {
+        Some(c) if !c.main.is_zero() || !c.increment.is_zero() => Ok(c),
         _ => Err(format!(
             "{s:?} is not a clock: minutes:seconds, then optionally /seconds added a move (5:00, 2:00/3)"
         )),

@@ -4,46 +4,22 @@
 //! the time manager as a [`Clock`].
 
 use crate::board::{ByColor, Color};
-use crate::search::{Clock, seconds};
+use crate::search::Clock;
+use crate::time_control::{LONGEST, TimeControl, seconds};
 use std::time::Duration;
 
-/// A time control, in seconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct TimeControl {
-    /// Main thinking time for the whole game.
-    pub main: f64,
-    /// Added after each move (NBoard, GGS and the terminal game's increments).
-    pub increment: f64,
-    /// Added to the main time once: GGS's and NBoard's extension (the clock manager spends it
-    /// like main time; it is there as a safety margin).
-    pub extension: f64,
-    /// Canadian byo-yomi after the main time (GTP): a period of this many seconds for this
-    /// many moves, refilled after them.
-    pub byo_yomi: Option<(f64, u32)>,
-}
-
-impl TimeControl {
-    /// A game's whole time of `main` seconds, nothing else.
-    pub fn sudden_death(main: f64) -> TimeControl {
-        TimeControl {
-            main,
-            ..TimeControl::default()
-        }
-    }
-
-    /// The clock at the start of a game: the main time and the extension, or the first
-    /// byo-yomi period when there is no main time.
-    fn initial(&self) -> Left {
-        match self.byo_yomi {
-            Some((period, stones)) if self.main <= 0.0 && stones > 0 => Left {
-                secs: period,
-                stones,
-            },
-            _ => Left {
-                secs: self.main + self.extension,
-                stones: 0,
-            },
-        }
+/// The clock at the start of a game under `control`: the main time and the extension, or
+/// the first byo-yomi period when there is no main time.
+fn initial(control: &TimeControl) -> Left {
+    match control.byo_yomi {
+        Some((period, stones)) if control.main.is_zero() && stones > 0 => Left {
+            secs: period.as_secs_f64(),
+            stones,
+        },
+        _ => Left {
+            secs: control.main.as_secs_f64() + control.extension.as_secs_f64(),
+            stones: 0,
+        },
     }
 }
 
@@ -93,17 +69,13 @@ impl GameClock {
         let mut clock = GameClock::untimed();
         for c in [Color::Black, Color::White] {
             if let Some(left) = left[c] {
-                let main = left.as_secs_f64();
-                let increment = increment[c].unwrap_or_default().as_secs_f64();
-                clock.control[c] = Some(TimeControl {
-                    main,
-                    increment,
+                let control = TimeControl {
+                    main: left,
+                    increment: increment[c].unwrap_or_default(),
                     ..TimeControl::default()
-                });
-                clock.left[c] = Left {
-                    secs: main,
-                    stones: 0,
                 };
+                clock.control[c] = Some(control);
+                clock.left[c] = initial(&control);
             }
         }
         clock
@@ -112,7 +84,7 @@ impl GameClock {
     /// Both clocks full again (a new game).
     pub fn restart(&mut self) {
         for c in [Color::Black, Color::White] {
-            self.left[c] = self.control[c].map(|t| t.initial()).unwrap_or_default();
+            self.left[c] = self.control[c].as_ref().map(initial).unwrap_or_default();
         }
     }
 
@@ -126,7 +98,7 @@ impl GameClock {
     /// time left taken as the whole game's.
     pub fn set_left(&mut self, color: Color, secs: f64, stones: u32) {
         if self.control[color].is_none() {
-            self.control[color] = Some(TimeControl::sudden_death(secs));
+            self.control[color] = Some(TimeControl::sudden_death(seconds(secs)));
         }
         self.left[color] = Left { secs, stones };
     }
@@ -154,7 +126,7 @@ impl GameClock {
                 // controller's to judge).
                 if let Some((period, stones)) = control.byo_yomi {
                     *left = Left {
-                        secs: period,
+                        secs: period.as_secs_f64(),
                         stones,
                     };
                 }
@@ -164,14 +136,14 @@ impl GameClock {
         match control.byo_yomi {
             Some((period, stones)) if left.secs <= 0.0 && stones > 0 => {
                 *left = Left {
-                    secs: period,
+                    secs: period.as_secs_f64(),
                     stones,
                 };
             }
             _ => {
                 left.secs = left.secs.max(0.0);
                 if is_move {
-                    left.secs += control.increment;
+                    left.secs += control.increment.as_secs_f64();
                 }
             }
         }
@@ -182,9 +154,11 @@ impl GameClock {
     pub fn for_search(&self, color: Color) -> Option<Clock> {
         let control = self.control[color]?;
         let unlimited = match control.byo_yomi {
-            Some((t, 0)) => t > 0.0,
-            Some((t, _)) => control.main <= 0.0 && t <= 0.0,
-            None => control.main <= 0.0 && control.increment <= 0.0 && control.extension <= 0.0,
+            Some((t, 0)) => !t.is_zero(),
+            Some((t, _)) => control.main.is_zero() && t.is_zero(),
+            None => {
+                control.main.is_zero() && control.increment.is_zero() && control.extension.is_zero()
+            }
         };
         if unlimited {
             return None;
@@ -200,11 +174,11 @@ impl GameClock {
         } else {
             Clock {
                 remaining,
-                increment: seconds(control.increment),
+                increment: control.increment.min(LONGEST),
                 byo_yomi: control
                     .byo_yomi
-                    .filter(|&(t, s)| t > 0.0 && s > 0)
-                    .map(|(t, s)| (seconds(t), s)),
+                    .filter(|&(t, s)| !t.is_zero() && s > 0)
+                    .map(|(t, s)| (t.min(LONGEST), s)),
                 ..Clock::default()
             }
         })
@@ -222,8 +196,8 @@ mod tests {
     #[test]
     fn main_time_and_increment() {
         let mut c = GameClock::new(Some(TimeControl {
-            main: 60.0,
-            increment: 2.0,
+            main: secs(60.0),
+            increment: secs(2.0),
             ..TimeControl::default()
         }));
         c.charge(Color::Black, secs(10.0), true);
@@ -247,8 +221,8 @@ mod tests {
     #[test]
     fn byo_yomi_periods() {
         let mut c = GameClock::new(Some(TimeControl {
-            main: 10.0,
-            byo_yomi: Some((30.0, 2)),
+            main: secs(10.0),
+            byo_yomi: Some((secs(30.0), 2)),
             ..TimeControl::default()
         }));
         c.charge(Color::White, secs(11.0), true);
@@ -259,7 +233,7 @@ mod tests {
         c.charge(Color::White, secs(5.0), true);
         assert_eq!(c.left(Color::White), Some(30.0), "a fresh period");
         let first = GameClock::new(Some(TimeControl {
-            byo_yomi: Some((30.0, 5)),
+            byo_yomi: Some((secs(30.0), 5)),
             ..TimeControl::default()
         }));
         assert_eq!(first.for_search(Color::Black).unwrap().moves_to_go, Some(5));
@@ -275,7 +249,7 @@ mod tests {
         assert_eq!(clock.left(Color::Black), Some(60.0));
         assert_eq!(clock.left(Color::White), None);
         let control = clock.control[Color::Black].unwrap();
-        assert_eq!((control.main, control.increment), (60.0, 0.5));
+        assert_eq!((control.main, control.increment), (secs(60.0), secs(0.5)));
         assert!(clock.for_search(Color::Black).is_some());
         assert!(clock.for_search(Color::White).is_none());
     }
@@ -290,8 +264,8 @@ mod tests {
         assert_eq!(c.for_search(Color::Black).unwrap().remaining, secs(40.0));
         assert_eq!(c.for_search(Color::White), None);
         let gtp_unlimited = GameClock::new(Some(TimeControl {
-            main: 0.0,
-            byo_yomi: Some((1.0, 0)),
+            main: secs(0.0),
+            byo_yomi: Some((secs(1.0), 0)),
             ..TimeControl::default()
         }));
         assert_eq!(gtp_unlimited.for_search(Color::Black), None);

@@ -18,7 +18,8 @@ pub mod options;
 pub mod session;
 pub mod setup;
 
-pub use clock::{GameClock, TimeControl};
+pub use crate::time_control::TimeControl;
+pub use clock::GameClock;
 pub use options::{OPTIONS, OptionKind, OptionSpec, Options};
 pub use session::{
     Event, Finished, Flow, Frontend, Input, Interrupt, Job, Session, Worker, events, run,

@@ -16,19 +16,7 @@ use std::fmt;
 use super::board_string::{BoardStringError, parse_board_string_unchecked, squares_string};
 use crate::board::{Color, Move, MoveError, Position};
 use crate::game::Game;
-
-/// A clock setting: main time, increment per move and extension, in seconds. GGF writes it
-/// `main[/increment[/extension]]`, each part `[[[d.]h:]m:]s`: `15:00`, `05:00//02:00`,
-/// `1:00:00`.
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-pub struct Clock {
-    /// Main thinking time, seconds.
-    pub main_secs: f64,
-    /// Seconds added after each move.
-    pub increment: f64,
-    /// Extra seconds once the main time is spent.
-    pub extension: f64,
-}
+use crate::time_control::{TimeControl, seconds};
 
 /// Reads one duration `[[[d.]h:]m:]s`; an empty text is 0. GGS flags after a `,` are
 /// ignored.
@@ -77,44 +65,45 @@ fn write_duration(secs: f64) -> String {
     }
 }
 
-impl Clock {
-    /// Reads a GGF clock, `main[/increment[/extension]]` (`15:00`, `05:00//02:00`,
-    /// `1:00:00`); `None` when it is not one. Missing parts are 0.
-    pub fn parse(s: &str) -> Option<Clock> {
-        let mut parts = s.split('/');
-        let main_secs = parse_duration(parts.next().unwrap_or(""))?;
-        let increment = parse_duration(parts.next().unwrap_or(""))?;
-        let extension = parse_duration(parts.next().unwrap_or(""))?;
-        if parts.next().is_some() {
-            return None;
-        }
-        Some(Clock {
-            main_secs,
-            increment,
-            extension,
-        })
+/// Reads a GGF clock, `main[/increment[/extension]]` (`15:00`, `05:00//02:00`,
+/// `1:00:00`), each part `[[[d.]h:]m:]s`; `None` when it is not one. Missing parts are 0;
+/// a part longer than [`seconds`] allows is cut to that.
+pub fn parse_ggf_clock(s: &str) -> Option<TimeControl> {
+    let mut parts = s.split('/');
+    let mut part = || parse_duration(parts.next().unwrap_or("")).map(seconds);
+    let (main, increment, extension) = (part()?, part()?, part()?);
+    if parts.next().is_some() {
+        return None;
     }
+    Some(TimeControl {
+        main,
+        increment,
+        extension,
+        byo_yomi: None,
+    })
 }
 
-impl fmt::Display for Clock {
-    /// The GGF form: `15:00`, `05:00/10`, `05:00//02:00`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&write_duration(self.main_secs))?;
-        let inc = || {
-            if self.increment != 0.0 {
-                write_duration(self.increment)
-            } else {
-                String::new()
-            }
-        };
-        if self.extension != 0.0 {
-            write!(f, "/{}/{}", inc(), write_duration(self.extension))
-        } else if self.increment != 0.0 {
-            write!(f, "/{}", inc())
+/// Writes a time control as GGF's clock: `15:00`, `05:00/10`, `05:00//02:00` (GGF has no
+/// byo-yomi; it is not written).
+pub fn ggf_clock(clock: &TimeControl) -> String {
+    let mut s = write_duration(clock.main.as_secs_f64());
+    let inc = || {
+        if clock.increment.is_zero() {
+            String::new()
         } else {
-            Ok(())
+            write_duration(clock.increment.as_secs_f64())
         }
+    };
+    if !clock.extension.is_zero() {
+        s.push_str(&format!(
+            "/{}/{}",
+            inc(),
+            write_duration(clock.extension.as_secs_f64())
+        ));
+    } else if !clock.increment.is_zero() {
+        s.push_str(&format!("/{}", inc()));
     }
+    s
 }
 
 /// One move of a GGF game with its annotation.
@@ -149,11 +138,11 @@ pub struct GgfGame {
     /// flags after `:` (`r` resigned, `t` timeout). See [`GgfGame::result_margin`].
     pub result: Option<String>,
     /// `TI`: both players' clock.
-    pub time: Option<Clock>,
+    pub time: Option<TimeControl>,
     /// `TB`: black's clock when it differs.
-    pub time_black: Option<Clock>,
+    pub time_black: Option<TimeControl>,
     /// `TW`: white's clock when it differs.
-    pub time_white: Option<Clock>,
+    pub time_white: Option<TimeControl>,
     /// `TY`: the game type, `8` for plain Othello (letters add variants).
     pub game_type: String,
     /// `KM`: the komi.
@@ -518,7 +507,7 @@ fn parse_one(s: &str) -> Result<(GgfGame, &str), GgfErrorKind> {
     let mut move_tags = Vec::new();
     for (name, value) in tags {
         let clock = |value: &str| {
-            Clock::parse(value).ok_or_else(|| GgfErrorKind::BadClock {
+            parse_ggf_clock(value).ok_or_else(|| GgfErrorKind::BadClock {
                 tag: name.clone(),
                 value: value.to_string(),
             })
@@ -652,7 +641,7 @@ impl GgfGame {
     }
 
     /// The clock of `color`: `TB` or `TW` when given, else `TI`.
-    pub fn clock(&self, color: Color) -> Option<Clock> {
+    pub fn clock(&self, color: Color) -> Option<TimeControl> {
         match color {
             Color::Black => self.time_black.or(self.time),
             Color::White => self.time_white.or(self.time),
@@ -701,7 +690,7 @@ impl GgfGame {
             ("TW", self.time_white),
         ] {
             if let Some(c) = value {
-                tag(name, &c.to_string());
+                tag(name, &ggf_clock(&c));
             }
         }
         tag("TY", &self.game_type);
@@ -797,26 +786,39 @@ mod tests {
 
     #[test]
     fn clocks() {
-        let c = |main_secs, increment, extension| Clock {
-            main_secs,
-            increment,
-            extension,
+        let c = |main: f64, increment: f64, extension: f64| TimeControl {
+            main: seconds(main),
+            increment: seconds(increment),
+            extension: seconds(extension),
+            byo_yomi: None,
         };
-        assert_eq!(Clock::parse("15:00"), Some(c(900.0, 0.0, 0.0)));
-        assert_eq!(Clock::parse("05:00//02:00"), Some(c(300.0, 0.0, 120.0)));
-        assert_eq!(Clock::parse("1:00:00"), Some(c(3600.0, 0.0, 0.0)));
-        assert_eq!(Clock::parse("1.02:00:00"), Some(c(93600.0, 0.0, 0.0)));
-        assert_eq!(Clock::parse("10:00,N/5/1:00,L"), Some(c(600.0, 5.0, 60.0)));
-        assert_eq!(Clock::parse("90.5"), Some(c(90.5, 0.0, 0.0)));
+        assert_eq!(parse_ggf_clock("15:00"), Some(c(900.0, 0.0, 0.0)));
+        assert_eq!(parse_ggf_clock("05:00//02:00"), Some(c(300.0, 0.0, 120.0)));
+        assert_eq!(parse_ggf_clock("1:00:00"), Some(c(3600.0, 0.0, 0.0)));
+        assert_eq!(parse_ggf_clock("1.02:00:00"), Some(c(93600.0, 0.0, 0.0)));
+        assert_eq!(
+            parse_ggf_clock("10:00,N/5/1:00,L"),
+            Some(c(600.0, 5.0, 60.0))
+        );
+        assert_eq!(parse_ggf_clock("90.5"), Some(c(90.5, 0.0, 0.0)));
         for bad in ["x", "1:2:3:4", "-5", "1/2/3/4", "inf"] {
-            assert_eq!(Clock::parse(bad), None, "{bad}");
+            assert_eq!(parse_ggf_clock(bad), None, "{bad}");
         }
         for s in ["15:00", "05:00//02:00", "1:00:00", "05:00/10", "90.5"] {
-            let clock = Clock::parse(s).unwrap();
-            assert_eq!(Clock::parse(&clock.to_string()), Some(clock), "{s}");
+            let clock = parse_ggf_clock(s).unwrap();
+            assert_eq!(parse_ggf_clock(&ggf_clock(&clock)), Some(clock), "{s}");
         }
-        assert_eq!(c(900.0, 0.0, 0.0).to_string(), "15:00");
-        assert_eq!(c(300.0, 0.0, 120.0).to_string(), "05:00//02:00");
+        assert_eq!(ggf_clock(&c(900.0, 0.0, 0.0)), "15:00");
+        assert_eq!(ggf_clock(&c(300.0, 0.0, 120.0)), "05:00//02:00");
+        // Fractions are written as the seconds were read; longer than a billion seconds is
+        // cut to that.
+        for s in ["12.345", "05:00/0.25/1.5", "0.1"] {
+            assert_eq!(ggf_clock(&parse_ggf_clock(s).unwrap()), s);
+        }
+        assert_eq!(
+            parse_ggf_clock("99999999999999999999").map(|c| c.main),
+            Some(crate::time_control::LONGEST)
+        );
     }
 
     #[test]
@@ -824,7 +826,7 @@ mod tests {
         let g = parse_ggf(NBOARD).unwrap();
         assert_eq!(g.place.as_deref(), Some("NBoard"));
         assert_eq!(g.black.as_deref(), Some("me"));
-        assert_eq!(g.clock(Color::White).map(|c| c.main_secs), Some(900.0));
+        assert_eq!(g.clock(Color::White).map(|c| c.main), Some(seconds(900.0)));
         assert_eq!(g.start, Position::start());
         assert!(g.moves.is_empty());
         assert_eq!(parse_ggf(&g.to_ggf()).unwrap(), g);

@@ -33,7 +33,8 @@ use crate::game::Game;
 pub(crate) use board_string::square_char;
 pub use board_string::{BoardStringError, board_string, parse_board_string};
 pub use ggf::{
-    Clock, GgfError, GgfGame, GgfMove, ggf_date, ggf_date_now, parse_ggf, parse_ggf_games,
+    GgfError, GgfGame, GgfMove, ggf_clock, ggf_date, ggf_date_now, parse_ggf, parse_ggf_clock,
+    parse_ggf_games,
 };
 pub(crate) use ggf::{parse_duration, split_move_value};
 pub use obf::{

@@ -14,6 +14,7 @@
 
 use super::{Limits, Selectivity, Solve};
 use crate::board::{Board, Move, Square};
+pub use crate::time_control::seconds;
 use std::time::Duration;
 
 /// A strength level, 1 (weakest) to 60 (perfect play: solves every position).
@@ -111,7 +112,9 @@ impl std::fmt::Display for Level {
     }
 }
 
-/// One player's clock as a protocol describes it.
+/// One player's clock as the time manager reads it: what is left of it now, not the rule it
+/// follows (that is a [`crate::time_control::TimeControl`]); the controller's game clock
+/// produces it (`controller::GameClock::for_search`).
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Clock {
     /// Time left now (main time, or the current byo-yomi period).
@@ -135,16 +138,6 @@ pub struct Budget {
     pub hard: Duration,
     /// An endgame solve that is expected to fit within the budget.
     pub solve: Option<Solve>,
-}
-
-/// A duration from seconds that may be anything a protocol sent: negative, NaN or infinite
-/// give zero, and more than a billion seconds (about 32 years) is cut to that.
-pub fn seconds(s: f64) -> Duration {
-    if s.is_finite() && s > 0.0 {
-        Duration::from_secs_f64(s.min(1e9))
-    } else {
-        Duration::ZERO
-    }
 }
 
 /// Estimated seconds of an exact solve of `empties` empties on one thread: about a second at

@@ -44,7 +44,6 @@ use super::retry::{Failure, Retry, secs_text};
 use crate::board::Color;
 use crate::controller::{
     Answer, Choice, Controller, Event, Finished, Flow, Frontend, Input, Interrupt, Searched,
-    TimeControl,
 };
 use crate::search::Info;
 use connection::Login;
@@ -339,14 +338,9 @@ impl Ggs {
         let clock = &b.player(me).clock;
         g.ctl.clock_mut().set_control(
             plays,
-            Some(TimeControl {
-                main: clock.main.max(0.0),
-                increment: clock.increment,
-                // Past the main time, a control of nothing but zeros would read as
-                // untimed: the extension keeps the clock on.
-                extension: clock.extension.max(0.0),
-                ..TimeControl::default()
-            }),
+            // Past the main time, a control of nothing but zeros would read as untimed: the
+            // extension keeps the clock on.
+            Some(clock.to_time_control()),
         );
         let over = pos.board.is_game_over();
         let match_id = b.id.match_id();

@@ -45,6 +45,7 @@ use crate::controller::{
 };
 use crate::game::Game;
 use crate::search::Info;
+use crate::time_control::seconds;
 use std::io::{self, Read, Write};
 
 /// What a running search is for.
@@ -228,8 +229,9 @@ impl Gtp {
                 byo_stones,
             } => {
                 let control = TimeControl {
-                    main,
-                    byo_yomi: (byo_time > 0.0 || byo_stones > 0).then_some((byo_time, byo_stones)),
+                    main: seconds(main),
+                    byo_yomi: (byo_time > 0.0 || byo_stones > 0)
+                        .then_some((seconds(byo_time), byo_stones)),
                     ..TimeControl::default()
                 };
                 *self.ctl.clock_mut() = GameClock::new(Some(control));

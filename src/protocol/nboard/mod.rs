@@ -36,10 +36,11 @@ use super::{MAX_LINE, NAME};
 use crate::board::{Board, Color, Move};
 use crate::controller::{
     Answer, Controller, Finished, Flow, Frontend, GameClock, Hints, Input, Interrupt, Learned,
-    Mover, Options, Searched, TimeControl,
+    Mover, Options, Searched,
 };
 use crate::notation::parse_ggf;
-use crate::search::{Info, Level, seconds};
+use crate::search::{Info, Level};
+use crate::time_control::seconds;
 use std::io::{self, Read, Write};
 use std::time::Instant;
 
@@ -96,15 +97,8 @@ impl NBoard {
             Ok(g) => g,
             Err(e) => return refuse(&format!("cannot read the game: {e}"), session),
         };
-        let control = |c: Color| {
-            ggf.clock(c).map(|t| TimeControl {
-                main: t.main_secs,
-                increment: t.increment,
-                extension: t.extension,
-                byo_yomi: None,
-            })
-        };
-        *self.ctl.clock_mut() = GameClock::per_color(control(Color::Black), control(Color::White));
+        *self.ctl.clock_mut() =
+            GameClock::per_color(ggf.clock(Color::Black), ggf.clock(Color::White));
         self.ctl.set_game(ggf.to_game());
         for m in &ggf.moves {
             self.charge(m.color, m.mv, m.time);

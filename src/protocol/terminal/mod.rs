@@ -33,7 +33,7 @@ use crate::controller::{
     Mover, Options, Searched, Session, Source, TimeControl,
 };
 use crate::game::Game;
-use crate::notation::{self, GgfGame, move_list, parse_position, transcript};
+use crate::notation::{GgfGame, move_list, parse_position, transcript};
 use crate::search::Info;
 use std::io::{self, Read, Write};
 use std::time::Duration;
@@ -56,7 +56,7 @@ pub struct Setup {
     pub game: Game,
     /// The engine's clock for each game, in GGF terms (main time, increment); without it
     /// the engine's moves follow the options' level, depth or time per move alone.
-    pub clock: Option<notation::Clock>,
+    pub clock: Option<TimeControl>,
     /// The input and output are a terminal: prompts stay on the line the person types on,
     /// a long think shows a line for each depth it completes, and the end of the input
     /// (Ctrl-D) leaves at once.
@@ -70,7 +70,7 @@ pub struct Terminal {
     /// The engine, playing on, waits for the lines typed meanwhile to be handled.
     paused: bool,
     /// The engine's clock setting (the clocks themselves are the controller's).
-    time: Option<notation::Clock>,
+    time: Option<TimeControl>,
     tty: bool,
 }
 
@@ -79,7 +79,7 @@ impl Terminal {
     pub fn new(options: Options, setup: Setup) -> Terminal {
         let mut ctl = Controller::new(options);
         *ctl.clock_mut() = GameClock::new(setup.clock.map(|c| TimeControl {
-            main: c.main_secs,
+            main: c.main,
             increment: c.increment,
             ..TimeControl::default()
         }));

@@ -84,7 +84,7 @@ pub(super) fn ggf_of(g: &GameState, result: &GameResult) -> GgfGame {
     ggf.white = Some(g.names[1].clone());
     ggf.black_rating = Some(g.ratings[0]);
     ggf.white_rating = Some(g.ratings[1]);
-    ggf.time = g.start_clock.as_ref().map(GgsClock::to_ggf);
+    ggf.time = g.start_clock.as_ref().map(GgsClock::to_time_control);
     ggf.game_type = g.game_type.to_string();
     ggf.komi = g.komi.map(|k| k.to_string());
     // A game played out has the board's result (Black's view); one that ended otherwise

@@ -349,7 +349,16 @@ fn clocks() {
     );
     assert_eq!("2:00".parse::<GgsClock>().unwrap().to_string(), "02:00");
     assert_eq!("1:00:00".parse::<GgsClock>().unwrap().main, 3600.0);
-    assert_eq!(GgsClock::new(5.0, 0.0, 0.0).to_ggf().main_secs, 5.0);
+    let control = GgsClock::new(5.0, 0.0, 0.0).to_time_control();
+    assert_eq!(control.main, std::time::Duration::from_secs(5));
+    // One method each way: a board's spent main time is none, suffixes are dropped.
+    let c: GgsClock = "-00:05,12:0/00:02/02:00".parse().unwrap();
+    let control = c.to_time_control();
+    assert_eq!(control.main, std::time::Duration::ZERO);
+    assert_eq!(control.extension, std::time::Duration::from_secs(120));
+    let back = GgsClock::from_time_control(&control);
+    assert_eq!(back, GgsClock::new(0.0, 2.0, 120.0));
+    assert_eq!(back.to_string(), "00:00/00:02/02:00");
     for bad in ["", "a", "1/2/3/4", "--5", "-", "1:2:3:4:5", "5, x"] {
         assert!(bad.parse::<GgsClock>().is_err(), "{bad:?}");
     }

@@ -8,7 +8,8 @@ use std::str::FromStr;
 
 use super::ParseError;
 use crate::board::{Color, Move};
-use crate::notation::{self as ggf, parse_duration};
+use crate::notation::parse_duration;
+use crate::time_control::{TimeControl, seconds};
 
 /// A game, match or request id: `.19`, or `.5.0` / `.5.1` for the two games of a synchro
 /// match.
@@ -132,13 +133,25 @@ impl GgsClock {
         self.main + self.extension
     }
 
-    /// The same clock as GGF writes it (`TI[...]`), suffixes dropped.
-    pub fn to_ggf(&self) -> ggf::Clock {
-        ggf::Clock {
-            main_secs: self.main,
-            increment: self.increment,
-            extension: self.extension,
+    /// The clock as a time control (the one GGF's `TI[...]` writes too): suffixes dropped,
+    /// a negative time (a board's main time once spent) none.
+    pub fn to_time_control(&self) -> TimeControl {
+        TimeControl {
+            main: seconds(self.main),
+            increment: seconds(self.increment),
+            extension: seconds(self.extension),
+            byo_yomi: None,
         }
+    }
+
+    /// A time control as a GGS clock, without suffixes (GGS has no byo-yomi: it is
+    /// dropped).
+    pub fn from_time_control(control: &TimeControl) -> GgsClock {
+        GgsClock::new(
+            control.main.as_secs_f64(),
+            control.increment.as_secs_f64(),
+            control.extension.as_secs_f64(),
+        )
     }
 }
 

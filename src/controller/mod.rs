@@ -10,16 +10,19 @@
 //!
 //! - [`options`]: the engine options, set by name, and the book they open.
 //! - [`clock`]: both players' clocks and their time controls.
+//! - [`seats`]: who plays each colour of a game people play at the engine, and its flow.
 //! - [`session`]: the worker thread, the session a front-end writes to, the driver loop.
 //! - [`setup`]: how the worker's engine is made (threads, table, weights).
 
 pub mod clock;
 pub mod options;
+pub mod seats;
 pub mod session;
 pub mod setup;
 
 pub use clock::{GameClock, TimeControl};
 pub use options::{OPTIONS, OptionKind, OptionSpec, Options};
+pub use seats::{PlayedBy, Player, Seats, Step};
 pub use session::{
     Event, Finished, Flow, Frontend, Input, Interrupt, Job, Session, Worker, events, run,
 };

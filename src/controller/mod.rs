@@ -8,6 +8,7 @@
 //! back into its protocol. The threads under it (the search [`Worker`], the driver loop
 //! [`run`]) live in [`session`].
 //!
+//! - [`learn`]: NBoard's `learn`, run on the worker.
 //! - [`options`]: the engine options, set by name, and the book they open.
 //! - [`clock`]: both players' clocks and their time controls.
 //! - [`seats`]: who plays each colour of a game people play at the engine, and its flow.
@@ -15,12 +16,14 @@
 //! - [`setup`]: how the worker's engine is made (threads, table, weights).
 
 pub mod clock;
+pub mod learn;
 pub mod options;
 pub mod seats;
 pub mod session;
 pub mod setup;
 
 pub use clock::{GameClock, TimeControl};
+pub use learn::Learned;
 pub use options::{OPTIONS, OptionKind, OptionSpec, Options};
 pub use seats::{PlayedBy, Player, Seats, Step};
 pub use session::{
@@ -29,10 +32,12 @@ pub use session::{
 pub use setup::EngineSetup;
 
 use crate::board::{Board, Color, Move, MoveError, Position, Square};
-use crate::book::{BookMove, Builder};
+use crate::book::BookMove;
 use crate::game::Game;
 use crate::rng::{Rng, random_seed};
-use crate::search::{Engine, EngineConfig, Info, Limits, MovePlan, single_reply};
+use crate::search::{Info, Limits, MovePlan, single_reply};
+use learn::LearnJob;
+use session::Extra;
 use std::time::{Duration, Instant};
 
 /// Who played a move of the game.
@@ -101,6 +106,8 @@ pub enum Searched {
     Analysis(Info),
     /// The result of a move request for a game set anew, or moved on, since: not wanted.
     Stale,
+    /// What a learn did with the book ([`Controller::learn`]).
+    Learned(Learned),
 }
 
 /// How long a move request may search ([`Controller::choose_within`]).
@@ -146,17 +153,6 @@ pub enum Hints {
     Searching,
     /// The game is over: nothing to hint.
     GameOver,
-}
-
-/// What [`Controller::learn`] did with the book.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Learned {
-    /// Saved to the book file, with this many positions.
-    Saved(usize),
-    /// Not saved (why); the book learned stays for the session.
-    NotSaved(String),
-    /// No book file to save to: learned for the session; this many positions.
-    ForSession(usize),
 }
 
 /// The game controller: one game, its clocks, the engine options, the move policy.
@@ -449,8 +445,18 @@ impl Controller {
     /// What a finished search gives, with its tag: the choice for a request of
     /// [`Controller::choose`], an analysis's result, or nothing when the game was set anew
     /// or has moved on since the request.
-    pub fn searched<T>(&self, done: Finished<T>) -> (T, Searched) {
-        let Finished { job, info } = done;
+    pub fn searched<T>(&mut self, done: Finished<T>) -> (T, Searched) {
+        let Finished { job, info, extra } = done;
+        if let Extra::Learned(outcome) = extra {
+            let learned = match outcome {
+                Some(o) => {
+                    self.options.opening_book = o.book;
+                    o.learned
+                }
+                None => Learned::Stopped,
+            };
+            return (job.tag, Searched::Learned(learned));
+        }
         let searched = match job.request {
             None => Searched::Analysis(info),
             Some(r) if r.game != self.game_number || !self.still_at(&r) => Searched::Stale,
@@ -506,36 +512,27 @@ impl Controller {
 }
 
 impl Controller {
-    /// Adds the game's positions up to `plies` moves in to the book, each new one scored by
-    /// a search of `depth` (with an engine of its own, so the game's table stays), and saves
-    /// the book to the options' book file when there is one.
-    pub fn learn(&mut self, depth: u32, plies: usize) -> Learned {
-        let mut engine = Engine::new(EngineConfig {
-            threads: self.options.threads.max(1),
-            hash_mb: 16,
-        });
-        if let Some(w) = &self.options.weights {
-            engine.set_eval(w.clone());
-        }
-        let book = (*self.options.opening_book).clone();
-        let mut builder = Builder::new(&engine, book, depth);
-        builder.learn(&self.game.start().board, self.game.moves(), plies);
-        let book = builder.book;
-        let learned = match &self.options.book_file {
-            Some(path) => match crate::book::save(&book, path) {
-                Ok(()) => Learned::Saved(book.len()),
-                Err(e) => Learned::NotSaved(format!("{e:#}")),
-            },
-            None => Learned::ForSession(book.len()),
+    /// Starts adding the game's positions up to `plies` moves in to the book, each new one
+    /// scored by a search of `depth`, on the session's worker; the book is then saved to the
+    /// options' book file when there is one. What it did comes to the front-end's `done`,
+    /// tagged `tag`, as [`Searched::Learned`].
+    pub fn learn<T>(&mut self, depth: u32, plies: usize, session: &mut Session<T>, tag: T) {
+        let learn = LearnJob {
+            book: (*self.options.opening_book).clone(),
+            start: self.game.start().board,
+            moves: self.game.moves().to_vec(),
+            depth,
+            plies,
+            file: self.options.book_file.clone(),
         };
-        self.options.opening_book = std::sync::Arc::new(book);
-        learned
+        session.learn(learn, Job { tag, request: None });
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::EngineConfig;
     use std::io;
 
     fn sq(s: &str) -> Move {

@@ -261,7 +261,7 @@ impl Frontend for Ggs {
 
     fn done(&mut self, done: Finished<GameId>, session: &mut Session) -> io::Result<Flow> {
         let id = done.job.tag.clone();
-        match self.games.get(&id).map(|g| g.ctl.searched(done).1) {
+        match self.games.get_mut(&id).map(|g| g.ctl.searched(done).1) {
             Some(Searched::Move(choice)) => self.send_move(&id, &choice),
             // A search for a position the game has left (a board came meanwhile): the game
             // waits for a search of the position it is at.

@@ -19,7 +19,10 @@
 //!
 //! In a position of the opening book (unless the options turn it off), `hint N` answers
 //! with `book PV EVAL GAMES DEPTH` lines for the best N book moves and `go` with a book
-//! move, without a search; `learn` adds the game to the book and saves it to the book file.
+//! move, without a search; `learn` adds the game to the book and saves it to the book file,
+//! on the worker, answering `ping` meanwhile (its `status` and `learned` come when it ends;
+//! a command that starts a search or another learn, or `quit`, stops it: `status learn
+//! stopped`).
 //!
 //! The clock comes from the GGF of `set game` (`TI`, `TB`, `TW`) and each move's elapsed
 //! time in its annotation (`F5/-1.50/3.2`): time left = main time + increments - the times
@@ -56,6 +59,8 @@ pub enum Task {
     Hint,
     /// `go`.
     Go,
+    /// `learn`.
+    Learn,
     /// `analyze`.
     Analyze {
         /// The positions still to search (moves made, board), last first.
@@ -172,9 +177,16 @@ impl NBoard {
     }
 
     /// `learn`: the game's positions join the book (each new one scored by a search), which
-    /// is saved to the book file when there is one.
-    fn learn(&mut self, session: &mut Session) -> io::Result<()> {
-        let status = match self.ctl.learn(LEARN_DEPTH, LEARN_PLIES) {
+    /// is saved to the book file when there is one. It runs on the worker: `ping` is
+    /// answered meanwhile, and a command that starts a search (or `learn`) stops it.
+    fn learn(&mut self, session: &mut Session) {
+        self.ctl
+            .learn(LEARN_DEPTH, LEARN_PLIES, session, Task::Learn);
+    }
+
+    /// What a `learn` did: a `status` line, then `learned`.
+    fn learned(&self, learned: Learned, session: &mut Session) -> io::Result<()> {
+        let status = match learned {
             Learned::Saved(n) => format!("status learned: {n} book positions saved"),
             Learned::NotSaved(e) => {
                 log::warn!("learn: {e}");
@@ -183,6 +195,7 @@ impl NBoard {
             Learned::ForSession(_) => {
                 "status learned for this session (no --book-file to save to)".to_string()
             }
+            Learned::Stopped => "status learn stopped: the book is as it was".to_string(),
         };
         session.line(&status)?;
         session.line("learned")
@@ -264,7 +277,7 @@ impl NBoard {
                     session.line(&format!("pong {n}"))?
                 }
             }
-            Command::Learn => self.learn(session)?,
+            Command::Learn => self.learn(session),
             Command::Analyze => self.analyze(session)?,
             Command::Quit => return Ok(Flow::Quit),
         }
@@ -348,6 +361,7 @@ impl Frontend for NBoard {
         );
         match self.ctl.searched(done) {
             (_, Searched::Stale) => {}
+            (_, Searched::Learned(learned)) => self.learned(learned, session)?,
             (Task::Hint, _) => {
                 session.line(&stats)?;
                 session.line("status")?;
@@ -376,8 +390,8 @@ impl Frontend for NBoard {
                 }
                 self.next_analysis(rest, session)?;
             }
-            // An analysis is never a move request.
-            (Task::Analyze { .. }, Searched::Move(_)) => {}
+            // An analysis is never a move request, and only a learn learns.
+            (Task::Analyze { .. } | Task::Learn, _) => {}
         }
         Ok(Flow::Continue)
     }

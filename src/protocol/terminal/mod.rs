@@ -356,7 +356,8 @@ impl Frontend for Terminal {
 
     fn done(&mut self, done: Finished<()>, session: &mut Session) -> io::Result<Flow> {
         match self.ctl.searched(done).1 {
-            Searched::Stale => {}
+            // The terminal game starts no learn.
+            Searched::Stale | Searched::Learned(_) => {}
             Searched::Analysis(info) => {
                 session.line(&analysis_text(&info))?;
                 self.prompt(session)?;

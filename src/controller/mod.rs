@@ -476,6 +476,14 @@ impl Controller {
         board == r.board
     }
 
+    /// Charges a move's time as a front-end reports it (seconds; none, or one that is not
+    /// a positive number, counts as nothing) to `color`'s clock.
+    pub fn charge_reported(&mut self, color: Color, mv: Move, time: Option<f64>) {
+        let secs = time.filter(|t| t.is_finite() && *t > 0.0).unwrap_or(0.0);
+        self.clock
+            .charge(color, crate::search::seconds(secs), mv != Move::Pass);
+    }
+
     /// Plays a choice of [`Controller::choose`] (after the other side's implicit pass when
     /// there is one) and charges its time to the colour's clock.
     pub fn commit(&mut self, choice: &Choice) -> Result<(), MoveError> {

@@ -32,7 +32,7 @@ mod command;
 mod text;
 
 pub use command::{Command, parse};
-pub use text::{depth_text, eval_text, move_line, nboard_move_word, pv_text};
+pub use text::{book_line, depth_text, eval_text, move_line, nboard_move_word, pv_text};
 
 use super::format::seconds_text;
 use super::{MAX_LINE, NAME};
@@ -42,7 +42,7 @@ use crate::controller::{
     Mover, Options, Searched, TimeControl,
 };
 use crate::notation::parse_ggf;
-use crate::search::{Info, Level, seconds};
+use crate::search::{Info, Level};
 use std::io::{self, Read, Write};
 use std::time::Instant;
 
@@ -112,17 +112,9 @@ impl NBoard {
         *self.ctl.clock_mut() = GameClock::per_color(control(Color::Black), control(Color::White));
         self.ctl.set_game(ggf.to_game());
         for m in &ggf.moves {
-            self.charge(m.color, m.mv, m.time);
+            self.ctl.charge_reported(m.color, m.mv, m.time);
         }
         Ok(())
-    }
-
-    /// Charges a move's time, as the GUI reports it, to its colour's clock.
-    fn charge(&mut self, color: Color, mv: Move, time: Option<f64>) {
-        let secs = time.filter(|t| t.is_finite() && *t > 0.0).unwrap_or(0.0);
-        self.ctl
-            .clock_mut()
-            .charge(color, seconds(secs), mv != Move::Pass);
     }
 
     /// `move`: the move for the side to move, or for the other side after a forced pass.
@@ -131,7 +123,7 @@ impl NBoard {
         if let Err(e) = self.ctl.play_as(color, mv, Mover::Other) {
             return refuse(&e.to_string(), session);
         }
-        self.charge(color, mv, time);
+        self.ctl.charge_reported(color, mv, time);
         Ok(())
     }
 
@@ -147,33 +139,13 @@ impl NBoard {
         match self.ctl.hint(n, session, Task::Hint) {
             Hints::GameOver => session.line("status"),
             Hints::Book(hints) => {
-                self.book_hint(hints, session)?;
+                for (m, pv) in &hints {
+                    session.line(&book_line(m, pv))?;
+                }
                 session.line("status")
             }
             Hints::Searching => session.line("status Analyzing"),
         }
-    }
-
-    /// The `book` lines of book hints: each move with the book's line after it.
-    fn book_hint(
-        &self,
-        hints: Vec<(crate::book::BookMove, Vec<Move>)>,
-        session: &mut Session,
-    ) -> io::Result<()> {
-        for (m, pv) in hints {
-            let depth = if m.depth >= 60 {
-                "100%".to_string()
-            } else {
-                m.depth.to_string()
-            };
-            session.line(&format!(
-                "book {} {} {} {depth}",
-                pv_text(&pv),
-                eval_text(m.score),
-                m.games
-            ))?;
-        }
-        Ok(())
     }
 
     /// `learn`: the game's positions join the book (each new one scored by a search), which

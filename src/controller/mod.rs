@@ -484,6 +484,15 @@ impl Controller {
             .charge(color, crate::search::seconds(secs), mv != Move::Pass);
     }
 
+    /// Takes the time since `since` (a turn that began before its search could start) off
+    /// `color`'s time left, when its clock runs; at least 10 ms stay.
+    pub fn spend_since(&mut self, color: Color, since: Instant) {
+        if let Some(left) = self.clock.left(color) {
+            let left = (left - since.elapsed().as_secs_f64()).max(0.01);
+            self.clock.set_left(color, left, 0);
+        }
+    }
+
     /// Plays a choice of [`Controller::choose`] (after the other side's implicit pass when
     /// there is one) and charges its time to the colour's clock.
     pub fn commit(&mut self, choice: &Choice) -> Result<(), MoveError> {
@@ -716,6 +725,24 @@ mod tests {
         assert_eq!(seen.len(), 2, "the first search returned too: {seen:?}");
         assert!(seen[0].0, "the first search was stopped: {seen:?}");
         assert!(!session.busy());
+    }
+
+    #[test]
+    fn time_spent_waiting_comes_off_the_clock() {
+        let mut c = Controller::new(Options::default());
+        c.spend_since(Color::Black, Instant::now());
+        assert_eq!(
+            c.clock().left(Color::Black),
+            None,
+            "no clock: nothing to spend"
+        );
+        c.clock_mut().set_left(Color::Black, 10.0, 0);
+        let since = Instant::now() - Duration::from_secs(3);
+        c.spend_since(Color::Black, since);
+        let left = c.clock().left(Color::Black).unwrap();
+        assert!((6.5..=7.0).contains(&left), "{left}");
+        c.spend_since(Color::Black, Instant::now() - Duration::from_secs(60));
+        assert_eq!(c.clock().left(Color::Black), Some(0.01));
     }
 
     #[test]

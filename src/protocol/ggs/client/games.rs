@@ -125,10 +125,7 @@ impl Ggs {
             let Some(turn) = g.turn else { continue };
             // Time spent waiting for the other game's search counts.
             let plays = g.plays;
-            if let Some(left) = g.ctl.clock().left(plays) {
-                let left = (left - turn.elapsed().as_secs_f64()).max(0.01);
-                g.ctl.clock_mut().set_left(plays, left, 0);
-            }
+            g.ctl.spend_since(plays, turn);
             match g.ctl.choose(plays, session, id.clone()) {
                 Ok(Answer::Now(choice)) => self.send_move(&id, &choice),
                 Ok(Answer::Searching) => {}

@@ -1,4 +1,4 @@
-//! NBoard's `learn` on the session's worker ([`LearnJob`]): the game's positions join the
+//! NBoard's `learn` on the session's worker (`LearnJob`): the game's positions join the
 //! book, each new one scored by a search of the worker's engine, and the book is saved to
 //! the book file; a learn stopped on the way (replaced by another job, the session ended)
 //! changes and saves nothing.

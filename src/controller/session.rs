@@ -56,7 +56,7 @@ pub enum Event {
         /// Its result.
         info: Info,
     },
-    /// A learn returned ([`Session::learn`]): its outcome, `None` when it was stopped.
+    /// A learn returned ([`super::Controller::learn`]): its outcome, `None` when it was stopped.
     Learned {
         /// The job it belongs to.
         id: u64,

@@ -1,8 +1,9 @@
-//! The GGS client: a front-end whose commands come from the server. It logs in, sets its
-//! client options, accepts the match requests that fit its [`AcceptPolicy`] (or asks an
-//! opponent itself), plays every game it has at once, one search at a time, each game on
-//! a [`Controller`] of its own, keeps the connection alive, reconnects with backoff when it
-//! drops and resumes the games the server adjourned, and writes each finished game as GGF.
+//! The GGS client: a front-end whose commands come from the server. It logs in, sets its client
+//! options, accepts the match requests that fit its [`AcceptPolicy`] (or asks an opponent itself),
+//! plays every game it has at once, one search at a time, each game on a
+//! [`Controller`](crate::controller::Controller) of its own, keeps the connection alive, reconnects
+//! with backoff when it drops and resumes the games the server adjourned, and writes each finished
+//! game as GGF.
 //!
 //! Connecting: each attempt (a connection up to a successful login) must log in within the
 //! login deadline; an attempt that fails (refused, closed before the login, no login in

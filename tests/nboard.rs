@@ -608,3 +608,44 @@ fn bad_commands_get_one_status_line_and_a_warning() {
     assert!(warnings >= 6, "{stderr}");
     assert!(stderr.lines().all(|l| l.len() < 300), "a long log line");
 }
+
+#[test]
+fn ping_is_answered_while_a_learn_runs_and_the_book_is_saved() {
+    // `learn` runs on the worker: `ping` gets its `pong` at once, the learn's `status` and
+    // `learned` come when it ends, and the book is saved as before.
+    let path =
+        std::env::temp_dir().join(format!("outflank-nboard-learn-{}.book", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let p = path.to_str().unwrap();
+    let mut e = start(&["--book-file", p, "--book-new"]);
+    let mut rng = Rng(5);
+    let mut game = Game::default();
+    for _ in 0..24 {
+        protocol_util::random_move(&mut game, &mut rng);
+    }
+    e.send(&format!("set game {}", ggf_of(&game)));
+    ping(&mut e, 1);
+    e.send("learn");
+    let t = Instant::now();
+    let before = ping(&mut e, 2);
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    assert!(
+        before.is_empty(),
+        "the learn answers when it ends: {before:?}"
+    );
+    let lines = e.until(|l| l == "learned");
+    let status = &lines[lines.len() - 2];
+    assert!(
+        status.starts_with("status learned: ") && status.ends_with(" book positions saved"),
+        "{lines:?}"
+    );
+    assert!(path.exists(), "the book is saved");
+    // quit during a learn ends the session at once.
+    e.send(&format!("set game {}", ggf_of(&Game::default())));
+    e.send("learn");
+    let t = Instant::now();
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_secs(5)).is_some());
+    assert!(t.elapsed() < Duration::from_secs(5));
+    let _ = std::fs::remove_file(&path);
+}

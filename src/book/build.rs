@@ -10,6 +10,8 @@ use super::{Book, Entry, NO_LEAF};
 use crate::board::{Board, Move, Square};
 use crate::search::{Engine, Limits};
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 /// How a book is built.
 #[derive(Clone, Copy, Debug)]
@@ -33,6 +35,8 @@ pub struct Builder<'a> {
     depth: u32,
     /// Called after each search with the book as it is.
     progress: Box<dyn FnMut(&Book) + 'a>,
+    /// Stops the searches when set (their results then mean nothing).
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl<'a> Builder<'a> {
@@ -43,7 +47,15 @@ impl<'a> Builder<'a> {
             book,
             depth: depth.clamp(1, 60),
             progress: Box::new(|_| {}),
+            stop: None,
         }
+    }
+
+    /// Stops the searches as soon as `stop` is set: the book then holds their partial
+    /// results, which the caller drops.
+    pub fn stop_on(mut self, stop: Arc<AtomicBool>) -> Builder<'a> {
+        self.stop = Some(stop);
+        self
     }
 
     /// Calls `f` after each search (for a progress bar).
@@ -55,7 +67,8 @@ impl<'a> Builder<'a> {
     /// Searches the leaf of `board` and stores it, keeping the position's learned games.
     /// Positions whose side to move must pass, and finished games, are not stored.
     fn score(&mut self, board: &Board) -> bool {
-        let Some(entry) = leaf_entry(self.engine, &self.book, board, self.depth) else {
+        let stop = self.stop.clone();
+        let Some(entry) = entry_of(self.engine, &self.book, board, self.depth, stop) else {
             return false;
         };
         (self.progress)(&self.book);
@@ -189,6 +202,7 @@ fn search_leaf(
     book: &Book,
     board: &Board,
     depth: u32,
+    stop: Option<Arc<AtomicBool>>,
 ) -> Option<(Square, i32, u32)> {
     let moves = board.moves();
     if moves == 0 {
@@ -203,6 +217,7 @@ fn search_leaf(
     let limits = Limits {
         depth: Some(depth.clamp(1, 60)),
         multipv: in_book + 1,
+        stop,
         ..Limits::default()
     };
     let info = engine.search(*board, &limits, &mut |_| {});
@@ -224,11 +239,22 @@ fn search_leaf(
 /// book gets no leaf and its value from its children). `None` for a position with no move
 /// (the side to move must pass, or the game is over), which a book never stores.
 pub fn leaf_entry(engine: &Engine, book: &Book, board: &Board, depth: u32) -> Option<Entry> {
+    entry_of(engine, book, board, depth, None)
+}
+
+/// [`leaf_entry`], its search stopped when `stop` is set.
+fn entry_of(
+    engine: &Engine,
+    book: &Book,
+    board: &Board,
+    depth: u32,
+    stop: Option<Arc<AtomicBool>>,
+) -> Option<Entry> {
     if board.moves() == 0 {
         return None;
     }
     let games = book.get(board).map_or(0, |e| e.games);
-    Some(match search_leaf(engine, book, board, depth) {
+    Some(match search_leaf(engine, book, board, depth, stop) {
         Some((sq, score, depth)) => Entry {
             value: score.clamp(-64, 64) as i8,
             leaf: sq.index() as u8,

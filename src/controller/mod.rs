@@ -8,29 +8,37 @@
 //! back into its protocol. The threads under it (the search [`Worker`], the driver loop
 //! [`run`]) live in [`session`].
 //!
+//! - [`learn`]: NBoard's `learn`, run on the worker.
 //! - [`options`]: the engine options, set by name, and the book they open.
 //! - [`clock`]: both players' clocks and their time controls.
+//! - [`seats`]: who plays each colour of a game people play at the engine, and its flow.
 //! - [`session`]: the worker thread, the session a front-end writes to, the driver loop.
 //! - [`setup`]: how the worker's engine is made (threads, table, weights).
 
 pub mod clock;
+pub mod learn;
 pub mod options;
+pub mod seats;
 pub mod session;
 pub mod setup;
 
 pub use crate::time_control::TimeControl;
 pub use clock::GameClock;
+pub use learn::Learned;
 pub use options::{OPTIONS, OptionKind, OptionSpec, Options};
+pub use seats::{PlayedBy, Player, Seats, Step};
 pub use session::{
     Event, Finished, Flow, Frontend, Input, Interrupt, Job, Session, Worker, events, run,
 };
 pub use setup::EngineSetup;
 
 use crate::board::{Board, Color, Move, MoveError, Position, Square};
-use crate::book::{BookMove, Builder};
+use crate::book::BookMove;
 use crate::game::Game;
 use crate::rng::{Rng, random_seed};
-use crate::search::{Engine, EngineConfig, Info, Limits, MovePlan, single_reply};
+use crate::search::{Info, Limits, MovePlan, single_reply};
+use learn::LearnJob;
+use session::Extra;
 use std::time::{Duration, Instant};
 
 /// Who played a move of the game.
@@ -99,6 +107,8 @@ pub enum Searched {
     Analysis(Info),
     /// The result of a move request for a game set anew, or moved on, since: not wanted.
     Stale,
+    /// What a learn did with the book ([`Controller::learn`]).
+    Learned(Learned),
 }
 
 /// How long a move request may search ([`Controller::choose_within`]).
@@ -144,17 +154,6 @@ pub enum Hints {
     Searching,
     /// The game is over: nothing to hint.
     GameOver,
-}
-
-/// What [`Controller::learn`] did with the book.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Learned {
-    /// Saved to the book file, with this many positions.
-    Saved(usize),
-    /// Not saved (why); the book learned stays for the session.
-    NotSaved(String),
-    /// No book file to save to: learned for the session; this many positions.
-    ForSession(usize),
 }
 
 /// The game controller: one game, its clocks, the engine options, the move policy.
@@ -447,8 +446,18 @@ impl Controller {
     /// What a finished search gives, with its tag: the choice for a request of
     /// [`Controller::choose`], an analysis's result, or nothing when the game was set anew
     /// or has moved on since the request.
-    pub fn searched<T>(&self, done: Finished<T>) -> (T, Searched) {
-        let Finished { job, info } = done;
+    pub fn searched<T>(&mut self, done: Finished<T>) -> (T, Searched) {
+        let Finished { job, info, extra } = done;
+        if let Extra::Learned(outcome) = extra {
+            let learned = match outcome {
+                Some(o) => {
+                    self.options.opening_book = o.book;
+                    o.learned
+                }
+                None => Learned::Stopped,
+            };
+            return (job.tag, Searched::Learned(learned));
+        }
         let searched = match job.request {
             None => Searched::Analysis(info),
             Some(r) if r.game != self.game_number || !self.still_at(&r) => Searched::Stale,
@@ -466,6 +475,23 @@ impl Controller {
             pos.board.passed()
         };
         board == r.board
+    }
+
+    /// Charges a move's time as a front-end reports it (seconds; none, or one that is not
+    /// a positive number, counts as nothing) to `color`'s clock.
+    pub fn charge_reported(&mut self, color: Color, mv: Move, time: Option<f64>) {
+        let secs = time.filter(|t| t.is_finite() && *t > 0.0).unwrap_or(0.0);
+        self.clock
+            .charge(color, crate::time_control::seconds(secs), mv != Move::Pass);
+    }
+
+    /// Takes the time since `since` (a turn that began before its search could start) off
+    /// `color`'s time left, when its clock runs; at least 10 ms stay.
+    pub fn spend_since(&mut self, color: Color, since: Instant) {
+        if let Some(left) = self.clock.left(color) {
+            let left = (left - since.elapsed().as_secs_f64()).max(0.01);
+            self.clock.set_left(color, left, 0);
+        }
     }
 
     /// Plays a choice of [`Controller::choose`] (after the other side's implicit pass when
@@ -504,36 +530,27 @@ impl Controller {
 }
 
 impl Controller {
-    /// Adds the game's positions up to `plies` moves in to the book, each new one scored by
-    /// a search of `depth` (with an engine of its own, so the game's table stays), and saves
-    /// the book to the options' book file when there is one.
-    pub fn learn(&mut self, depth: u32, plies: usize) -> Learned {
-        let mut engine = Engine::new(EngineConfig {
-            threads: self.options.threads.max(1),
-            hash_mb: 16,
-        });
-        if let Some(w) = &self.options.weights {
-            engine.set_eval(w.clone());
-        }
-        let book = (*self.options.opening_book).clone();
-        let mut builder = Builder::new(&engine, book, depth);
-        builder.learn(&self.game.start().board, self.game.moves(), plies);
-        let book = builder.book;
-        let learned = match &self.options.book_file {
-            Some(path) => match crate::book::save(&book, path) {
-                Ok(()) => Learned::Saved(book.len()),
-                Err(e) => Learned::NotSaved(format!("{e:#}")),
-            },
-            None => Learned::ForSession(book.len()),
+    /// Starts adding the game's positions up to `plies` moves in to the book, each new one
+    /// scored by a search of `depth`, on the session's worker; the book is then saved to the
+    /// options' book file when there is one. What it did comes to the front-end's `done`,
+    /// tagged `tag`, as [`Searched::Learned`].
+    pub fn learn<T>(&mut self, depth: u32, plies: usize, session: &mut Session<T>, tag: T) {
+        let learn = LearnJob {
+            book: (*self.options.opening_book).clone(),
+            start: self.game.start().board,
+            moves: self.game.moves().to_vec(),
+            depth,
+            plies,
+            file: self.options.book_file.clone(),
         };
-        self.options.opening_book = std::sync::Arc::new(book);
-        learned
+        session.learn(learn, Job { tag, request: None });
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::EngineConfig;
     use std::io;
 
     fn sq(s: &str) -> Move {
@@ -709,6 +726,24 @@ mod tests {
         assert_eq!(seen.len(), 2, "the first search returned too: {seen:?}");
         assert!(seen[0].0, "the first search was stopped: {seen:?}");
         assert!(!session.busy());
+    }
+
+    #[test]
+    fn time_spent_waiting_comes_off_the_clock() {
+        let mut c = Controller::new(Options::default());
+        c.spend_since(Color::Black, Instant::now());
+        assert_eq!(
+            c.clock().left(Color::Black),
+            None,
+            "no clock: nothing to spend"
+        );
+        c.clock_mut().set_left(Color::Black, 10.0, 0);
+        let since = Instant::now() - Duration::from_secs(3);
+        c.spend_since(Color::Black, since);
+        let left = c.clock().left(Color::Black).unwrap();
+        assert!((6.5..=7.0).contains(&left), "{left}");
+        c.spend_since(Color::Black, Instant::now() - Duration::from_secs(60));
+        assert_eq!(c.clock().left(Color::Black), Some(0.01));
     }
 
     #[test]

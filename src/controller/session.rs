@@ -10,6 +10,7 @@
 //!   ([`Interrupt::Search`]) stops only the search it arrived during.
 
 use super::MoveRequest;
+use super::learn::{LearnJob, LearnOutcome};
 use super::setup::EngineSetup;
 use crate::board::Board;
 use crate::search::{Engine, Info, Limits};
@@ -55,6 +56,13 @@ pub enum Event {
         /// Its result.
         info: Info,
     },
+    /// A learn returned ([`super::Controller::learn`]): its outcome, `None` when it was stopped.
+    Learned {
+        /// The job it belongs to.
+        id: u64,
+        /// The book learned and what became of it.
+        outcome: Option<Box<LearnOutcome>>,
+    },
     /// A line (or the end) from another source than the front-end's input: a server
     /// connection, numbered so that a front-end can tell a new connection from an old one.
     /// Handled when it arrives, even while a search runs.
@@ -78,6 +86,11 @@ enum Task {
         ensure_move: bool,
         /// When the search was asked for: its time limit counts from then.
         asked: Instant,
+    },
+    Learn {
+        id: u64,
+        job: Box<LearnJob>,
+        stop: Arc<AtomicBool>,
     },
     Configure(Box<dyn FnOnce(&mut Engine) + Send>),
 }
@@ -157,6 +170,17 @@ fn worker_loop(mut engine: Engine, tasks: Receiver<Task>, events: Sender<Event>)
                     return;
                 }
             }
+            Task::Learn { id, job, stop } => {
+                let outcome = catch_unwind(AssertUnwindSafe(|| job.run(&engine, &stop)))
+                    .unwrap_or_else(|_| {
+                        log::error!("the learn panicked; the book is as it was");
+                        None
+                    });
+                let outcome = outcome.map(Box::new);
+                if events.send(Event::Learned { id, outcome }).is_err() {
+                    return;
+                }
+            }
             Task::Configure(f) => {
                 if catch_unwind(AssertUnwindSafe(|| f(&mut engine))).is_err() {
                     log::error!("configuring the engine panicked");
@@ -202,20 +226,34 @@ pub struct Job<T> {
     pub(crate) request: Option<MoveRequest>,
 }
 
+/// What a finished job gives besides its search result: a learn's outcome.
+#[derive(Debug)]
+pub(crate) enum Extra {
+    /// A search: nothing more.
+    None,
+    /// A learn: its outcome, `None` when it was stopped.
+    Learned(Option<Box<LearnOutcome>>),
+}
+
 /// A search that returned: its job and its result ([`Session::finished`], [`Frontend::done`]).
 #[derive(Debug)]
 pub struct Finished<T> {
     /// What it was for.
     pub job: Job<T>,
-    /// Its result.
+    /// Its result (an empty one for a learn).
     pub info: Info,
+    /// A learn's outcome.
+    pub(crate) extra: Extra,
 }
 
-/// The running search: its id, its stop flag, its job.
+/// The running search (or learn): its id, its stop flag, its job.
 struct Running<T> {
     id: u64,
     stop: Arc<AtomicBool>,
     job: Job<T>,
+    /// A learn: inputs are handled while it runs (those that start a job stop it), but the
+    /// end of the input waits for it.
+    background: bool,
 }
 
 /// The front-end's side of a session: the output, the worker, the running search and what it
@@ -269,7 +307,14 @@ impl<'w, T> Session<'w, T> {
         match event {
             Event::Done { id, info } if self.running.as_ref().is_some_and(|r| r.id == id) => {
                 let job = self.running.take()?.job;
-                Some(Finished { job, info })
+                let extra = Extra::None;
+                Some(Finished { job, info, extra })
+            }
+            Event::Learned { id, outcome } if self.running.as_ref().is_some_and(|r| r.id == id) => {
+                let job = self.running.take()?.job;
+                let info = Info::default();
+                let extra = Extra::Learned(outcome);
+                Some(Finished { job, info, extra })
             }
             _ => None,
         }
@@ -303,7 +348,12 @@ impl<T> Session<'_, T> {
         let stop = Arc::new(AtomicBool::new(self.interrupts > 0));
         limits.stop = Some(stop.clone());
         let ensure_move = job.request.is_some();
-        self.running = Some(Running { id, stop, job });
+        self.running = Some(Running {
+            id,
+            stop,
+            job,
+            background: false,
+        });
         self.worker.send(Task::Search {
             id,
             board,
@@ -311,6 +361,29 @@ impl<T> Session<'_, T> {
             ensure_move,
             asked: Instant::now(),
         });
+    }
+
+    /// Starts a learn on the worker for `job` (see [`Session::search`]: a job still running
+    /// is stopped first). While it runs, inputs are handled as they come (one that starts
+    /// a job stops it), all but the end of the input, which waits for it.
+    pub(crate) fn learn(&mut self, learn: LearnJob, job: Job<T>) {
+        self.stop();
+        self.next_id += 1;
+        let id = self.next_id;
+        let stop = Arc::new(AtomicBool::new(self.interrupts > 0));
+        self.running = Some(Running {
+            id,
+            stop: stop.clone(),
+            job,
+            background: true,
+        });
+        let job = Box::new(learn);
+        self.worker.send(Task::Learn { id, job, stop });
+    }
+
+    /// True while a learn runs: inputs are handled as they come.
+    pub fn background(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| r.background)
     }
 
     /// The tag of the running search's job, if a search runs.
@@ -460,7 +533,8 @@ fn drive<F: Frontend>(
         };
         match event {
             Event::Input(input) => {
-                if session.queue.is_empty() && frontend.at_once(&input) {
+                let now = session.background() && input != Input::Eof;
+                if session.queue.is_empty() && (now || frontend.at_once(&input)) {
                     if frontend.input(input, session)? == Flow::Quit {
                         return Ok(());
                     }
@@ -482,7 +556,7 @@ fn drive<F: Frontend>(
                     frontend.progress(&tag, &info, session)?;
                 }
             }
-            done @ Event::Done { .. } => {
+            done @ (Event::Done { .. } | Event::Learned { .. }) => {
                 if let Some(done) = session.finished(done)
                     && frontend.done(done, session)? == Flow::Quit
                 {

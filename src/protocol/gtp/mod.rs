@@ -350,7 +350,8 @@ impl Frontend for Gtp {
                 );
                 self.reply(session, &p.id, true, &text)?;
             }
-            (_, Searched::Stale) => {}
+            // GTP starts no learn.
+            (_, Searched::Stale | Searched::Learned(_)) => {}
         }
         Ok(Flow::Continue)
     }

@@ -19,7 +19,10 @@
 //!
 //! In a position of the opening book (unless the options turn it off), `hint N` answers
 //! with `book PV EVAL GAMES DEPTH` lines for the best N book moves and `go` with a book
-//! move, without a search; `learn` adds the game to the book and saves it to the book file.
+//! move, without a search; `learn` adds the game to the book and saves it to the book file,
+//! on the worker, answering `ping` meanwhile (its `status` and `learned` come when it ends;
+//! a command that starts a search or another learn, or `quit`, stops it: `status learn
+//! stopped`).
 //!
 //! The clock comes from the GGF of `set game` (`TI`, `TB`, `TW`) and each move's elapsed
 //! time in its annotation (`F5/-1.50/3.2`): time left = main time + increments - the times
@@ -29,7 +32,7 @@ mod command;
 mod text;
 
 pub use command::{Command, parse};
-pub use text::{depth_text, eval_text, move_line, nboard_move_word, pv_text};
+pub use text::{book_line, depth_text, eval_text, move_line, nboard_move_word, pv_text};
 
 use super::format::seconds_text;
 use super::{MAX_LINE, NAME};
@@ -40,7 +43,6 @@ use crate::controller::{
 };
 use crate::notation::parse_ggf;
 use crate::search::{Info, Level};
-use crate::time_control::seconds;
 use std::io::{self, Read, Write};
 use std::time::Instant;
 
@@ -57,6 +59,8 @@ pub enum Task {
     Hint,
     /// `go`.
     Go,
+    /// `learn`.
+    Learn,
     /// `analyze`.
     Analyze {
         /// The positions still to search (moves made, board), last first.
@@ -101,17 +105,9 @@ impl NBoard {
             GameClock::per_color(ggf.clock(Color::Black), ggf.clock(Color::White));
         self.ctl.set_game(ggf.to_game());
         for m in &ggf.moves {
-            self.charge(m.color, m.mv, m.time);
+            self.ctl.charge_reported(m.color, m.mv, m.time);
         }
         Ok(())
-    }
-
-    /// Charges a move's time, as the GUI reports it, to its colour's clock.
-    fn charge(&mut self, color: Color, mv: Move, time: Option<f64>) {
-        let secs = time.filter(|t| t.is_finite() && *t > 0.0).unwrap_or(0.0);
-        self.ctl
-            .clock_mut()
-            .charge(color, seconds(secs), mv != Move::Pass);
     }
 
     /// `move`: the move for the side to move, or for the other side after a forced pass.
@@ -120,7 +116,7 @@ impl NBoard {
         if let Err(e) = self.ctl.play_as(color, mv, Mover::Other) {
             return refuse(&e.to_string(), session);
         }
-        self.charge(color, mv, time);
+        self.ctl.charge_reported(color, mv, time);
         Ok(())
     }
 
@@ -136,39 +132,26 @@ impl NBoard {
         match self.ctl.hint(n, session, Task::Hint) {
             Hints::GameOver => session.line("status"),
             Hints::Book(hints) => {
-                self.book_hint(hints, session)?;
+                for (m, pv) in &hints {
+                    session.line(&book_line(m, pv))?;
+                }
                 session.line("status")
             }
             Hints::Searching => session.line("status Analyzing"),
         }
     }
 
-    /// The `book` lines of book hints: each move with the book's line after it.
-    fn book_hint(
-        &self,
-        hints: Vec<(crate::book::BookMove, Vec<Move>)>,
-        session: &mut Session,
-    ) -> io::Result<()> {
-        for (m, pv) in hints {
-            let depth = if m.depth >= 60 {
-                "100%".to_string()
-            } else {
-                m.depth.to_string()
-            };
-            session.line(&format!(
-                "book {} {} {} {depth}",
-                pv_text(&pv),
-                eval_text(m.score),
-                m.games
-            ))?;
-        }
-        Ok(())
+    /// `learn`: the game's positions join the book (each new one scored by a search), which
+    /// is saved to the book file when there is one. It runs on the worker: `ping` is
+    /// answered meanwhile, and a command that starts a search (or `learn`) stops it.
+    fn learn(&mut self, session: &mut Session) {
+        self.ctl
+            .learn(LEARN_DEPTH, LEARN_PLIES, session, Task::Learn);
     }
 
-    /// `learn`: the game's positions join the book (each new one scored by a search), which
-    /// is saved to the book file when there is one.
-    fn learn(&mut self, session: &mut Session) -> io::Result<()> {
-        let status = match self.ctl.learn(LEARN_DEPTH, LEARN_PLIES) {
+    /// What a `learn` did: a `status` line, then `learned`.
+    fn learned(&self, learned: Learned, session: &mut Session) -> io::Result<()> {
+        let status = match learned {
             Learned::Saved(n) => format!("status learned: {n} book positions saved"),
             Learned::NotSaved(e) => {
                 log::warn!("learn: {e}");
@@ -177,6 +160,7 @@ impl NBoard {
             Learned::ForSession(_) => {
                 "status learned for this session (no --book-file to save to)".to_string()
             }
+            Learned::Stopped => "status learn stopped: the book is as it was".to_string(),
         };
         session.line(&status)?;
         session.line("learned")
@@ -258,7 +242,7 @@ impl NBoard {
                     session.line(&format!("pong {n}"))?
                 }
             }
-            Command::Learn => self.learn(session)?,
+            Command::Learn => self.learn(session),
             Command::Analyze => self.analyze(session)?,
             Command::Quit => return Ok(Flow::Quit),
         }
@@ -342,6 +326,7 @@ impl Frontend for NBoard {
         );
         match self.ctl.searched(done) {
             (_, Searched::Stale) => {}
+            (_, Searched::Learned(learned)) => self.learned(learned, session)?,
             (Task::Hint, _) => {
                 session.line(&stats)?;
                 session.line("status")?;
@@ -370,8 +355,8 @@ impl Frontend for NBoard {
                 }
                 self.next_analysis(rest, session)?;
             }
-            // An analysis is never a move request.
-            (Task::Analyze { .. }, Searched::Move(_)) => {}
+            // An analysis is never a move request, and only a learn learns.
+            (Task::Analyze { .. } | Task::Learn, _) => {}
         }
         Ok(Flow::Continue)
     }

@@ -1,11 +1,28 @@
 //! NBoard's texts: moves (`F5`, `PA`), principal variations (`F5d6C3`), evaluations, the
-//! depth field of `search` lines, the `===` line of `go`.
+//! depth field of `search` lines, the `===` line of `go`, the `book` lines of a hint.
 
 use crate::board::Move;
+use crate::book::BookMove;
 use crate::controller::{Choice, Source};
 use crate::protocol::format::seconds_text;
 use crate::search::{Info, Selectivity, Solve};
 use std::time::Duration;
+
+/// A `book` line of a hint: the move with the book's line after it, its value, the games
+/// through it, and its depth (`100%` when solved).
+pub fn book_line(m: &BookMove, pv: &[Move]) -> String {
+    let depth = if m.depth >= 60 {
+        "100%".to_string()
+    } else {
+        m.depth.to_string()
+    };
+    format!(
+        "book {} {} {} {depth}",
+        pv_text(pv),
+        eval_text(m.score),
+        m.games
+    )
+}
 
 /// A principal variation as NBoard reads it: squares without separators, the side to move's
 /// moves in upper case and the other side's in lower case, passes as `PA`.

@@ -35,6 +35,7 @@ pub mod perft;
 pub mod protocol;
 pub mod rng;
 pub mod search;
+pub mod serve;
 pub mod shard;
 pub mod train;
 

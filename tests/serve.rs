@@ -1,0 +1,419 @@
+//! `outflank serve` through the real binary: the HTTP API and the WebSocket protocol of
+//! `docs/serve.md`, each test on a server of its own (port 0, a database of its own).
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::{self, Message, stream::MaybeTlsStream};
+
+type Socket = tungstenite::WebSocket<MaybeTlsStream<TcpStream>>;
+
+/// A running server, killed when dropped.
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn temp_db(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("outflank-serve-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("games.sqlite")
+}
+
+fn start(db: &Path, extra: &[&str]) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(["serve", "--port", "0", "--hash", "4", "--db"])
+        .arg(db)
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("outflank serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("listening http://")
+        .unwrap_or_else(|| panic!("a listening line, got {line:?}"));
+    let addr = url.trim_end_matches('/').to_string();
+    Server { child, addr }
+}
+
+/// An HTTP/1.1 request; the status, headers and body.
+fn http(server: &Server, method: &str, path: &str, body: Option<&str>) -> (u16, String, String) {
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let body = body.unwrap_or("");
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        server.addr,
+        body.len()
+    )
+    .unwrap();
+    let mut text = Vec::new();
+    let _ = s.read_to_end(&mut text);
+    let text = String::from_utf8_lossy(&text).to_string();
+    let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    // Small answers come whole or in one chunk.
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        let (_, after) = rest.split_once("\r\n").unwrap_or(("", rest));
+        after
+            .rsplitn(2, "\r\n0\r\n")
+            .last()
+            .unwrap_or("")
+            .trim_end()
+            .to_string()
+    } else {
+        rest.to_string()
+    };
+    (status, head.to_string(), body)
+}
+
+fn post(server: &Server, path: &str, body: Value) -> Value {
+    let (status, _, text) = http(server, "POST", path, Some(&body.to_string()));
+    assert_eq!(status, 200, "{path}: {text}");
+    serde_json::from_str(&text).unwrap()
+}
+
+fn connect(server: &Server, id: &str) -> Socket {
+    let (socket, _) = tungstenite::connect(format!("ws://{}/ws/{id}", server.addr)).unwrap();
+    if let MaybeTlsStream::Plain(s) = socket.get_ref() {
+        s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    }
+    socket
+}
+
+fn send(ws: &mut Socket, v: Value) {
+    ws.send(Message::Text(v.to_string().into())).unwrap();
+}
+
+/// The next JSON message.
+fn next(ws: &mut Socket) -> Value {
+    loop {
+        match ws.read().expect("a message") {
+            Message::Text(t) => return serde_json::from_str(&t).unwrap(),
+            Message::Close(f) => panic!("closed: {f:?}"),
+            _ => {}
+        }
+    }
+}
+
+/// The next message of `kind`.
+fn next_of(ws: &mut Socket, kind: &str) -> Value {
+    loop {
+        let m = next(ws);
+        if m["type"] == kind {
+            return m;
+        }
+        assert_ne!(m["type"], "error", "{m}");
+    }
+}
+
+fn hello(server: &Server, id: &str, token: Option<&str>) -> (Socket, Value) {
+    let mut ws = connect(server, id);
+    match token {
+        Some(t) => send(&mut ws, json!({"type": "hello", "token": t})),
+        None => send(&mut ws, json!({"type": "hello"})),
+    }
+    let state = next_of(&mut ws, "state");
+    (ws, state)
+}
+
+/// A cheap random number generator for the moves.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n
+    }
+}
+
+fn legal(state: &Value) -> Vec<String> {
+    state["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Plays the engine game of `ws` (seat `me`) to its end with random legal moves.
+fn play_out_against_engine(ws: &mut Socket, mut state: Value, me: &str, rng: &mut Lcg) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(600);
+    loop {
+        assert!(Instant::now() < deadline, "the game ends");
+        if !state["result"].is_null() {
+            return state;
+        }
+        if state["to_move"] == me && !state["thinking"].as_bool().unwrap() {
+            let moves = legal(&state);
+            let mv = &moves[rng.below(moves.len())];
+            // Within the server's 20 messages a second.
+            std::thread::sleep(Duration::from_millis(55));
+            send(ws, json!({"type": "move", "move": mv}));
+        }
+        state = next_of(ws, "state");
+    }
+}
+
+#[test]
+fn a_game_against_level_1_to_its_end_and_its_ggf() {
+    let server = start(&temp_db("engine"), &[]);
+    let (status, head, page) = http(&server, "GET", "/", None);
+    assert_eq!(status, 200);
+    assert!(page.contains("<html"), "{page}");
+    assert!(
+        head.contains("content-security-policy: default-src 'self'"),
+        "{head}"
+    );
+    assert!(head.contains("x-content-type-options: nosniff"), "{head}");
+    let created = post(
+        &server,
+        "/api/games",
+        json!({"mode": "engine", "color": "white", "level": 1}),
+    );
+    let id = created["id"].as_str().unwrap();
+    assert_eq!(id.len(), 32);
+    assert_eq!(created["color"], "white");
+    let (mut ws, state) = hello(&server, id, created["token"].as_str());
+    assert_eq!(state["you"], "white");
+    assert_eq!(state["mode"], "engine");
+    let end = play_out_against_engine(&mut ws, state, "white", &mut Lcg(1));
+    let result = &end["result"];
+    assert_eq!(result["reason"], "end");
+    let (b, w) = (
+        result["black"].as_u64().unwrap(),
+        result["white"].as_u64().unwrap(),
+    );
+    assert_eq!(result["score"], format!("{b}-{w}"));
+    assert_eq!(end["legal"], json!([]));
+    assert_eq!(
+        end["evals"].as_array().unwrap().len(),
+        end["ply"].as_u64().unwrap() as usize + 1
+    );
+    // The finished game is listed and downloads as GGF that reads back to the same moves.
+    let (status, _, list) = http(&server, "GET", "/api/games", None);
+    assert_eq!(status, 200);
+    let list: Value = serde_json::from_str(&list).unwrap();
+    assert_eq!(list[0]["id"], id, "{list}");
+    let (status, head, ggf) = http(&server, "GET", &format!("/api/games/{id}/ggf"), None);
+    assert_eq!(status, 200);
+    assert!(head.contains("text/plain"), "{head}");
+    let game = outflank::notation::parse_ggf(ggf.trim()).expect("the GGF reads");
+    let moves: Vec<String> = game
+        .moves
+        .iter()
+        .map(|m| match m.mv {
+            outflank::Move::Pass => "pass".to_string(),
+            mv => mv.to_string(),
+        })
+        .collect();
+    assert_eq!(json!(moves), end["moves"]);
+    assert_eq!(game.result_margin(), Some(b as f64 - w as f64));
+}
+
+#[test]
+fn an_online_game_between_two_browsers_with_a_spectator() {
+    let server = start(&temp_db("online"), &[]);
+    let created = post(
+        &server,
+        "/api/games",
+        json!({"mode": "online", "color": "black"}),
+    );
+    let id = created["id"].as_str().unwrap().to_string();
+    let joined = post(&server, &format!("/api/games/{id}/join"), json!({}));
+    assert_eq!(joined["color"], "white");
+    let (status, _, _) = http(
+        &server,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        Some("{}"),
+    );
+    assert_eq!(status, 409, "both seats are taken");
+    let (mut black, s) = hello(&server, &id, created["token"].as_str());
+    assert_eq!(s["you"], "black");
+    let (mut white, s) = hello(&server, &id, joined["token"].as_str());
+    assert_eq!(s["you"], "white");
+    let (mut watcher, s) = hello(&server, &id, None);
+    assert!(s["you"].is_null());
+    // A spectator cannot play.
+    send(&mut watcher, json!({"type": "move", "move": "f5"}));
+    assert_eq!(next_of(&mut watcher, "error")["type"], "error");
+    let mut rng = Lcg(7);
+    let mut seen = 0;
+    let mut state = s;
+    while state["result"].is_null() {
+        let (ws, other) = if state["to_move"] == "black" {
+            (&mut black, &mut white)
+        } else {
+            (&mut white, &mut black)
+        };
+        let moves = legal(&state);
+        let mv = moves[rng.below(moves.len())].clone();
+        std::thread::sleep(Duration::from_millis(55));
+        send(ws, json!({"type": "move", "move": mv}));
+        let mine = next_of(ws, "state");
+        let theirs = next_of(other, "state");
+        state = next_of(&mut watcher, "state");
+        seen += 1;
+        assert_eq!(
+            state["moves"].as_array().unwrap().last().unwrap(),
+            &json!(mv)
+        );
+        assert_eq!(mine["board"], state["board"]);
+        assert_eq!(theirs["board"], state["board"]);
+    }
+    assert_eq!(state["ply"].as_u64().unwrap(), seen);
+    assert_eq!(state["result"]["reason"], "end");
+}
+
+#[test]
+fn a_reconnection_with_the_token_returns_the_seat_and_bad_moves_are_refused() {
+    let server = start(&temp_db("refusals"), &[]);
+    let created = post(
+        &server,
+        "/api/games",
+        json!({"mode": "online", "color": "white"}),
+    );
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap();
+    let joined = post(&server, &format!("/api/games/{id}/join"), json!({}));
+    let (mut white, before) = hello(&server, &id, Some(token));
+    // Out of turn: black is to move.
+    send(&mut white, json!({"type": "move", "move": "f5"}));
+    let e = next_of(&mut white, "error");
+    assert!(
+        e["message"].as_str().unwrap().contains("not your turn"),
+        "{e}"
+    );
+    let (mut black, _) = hello(&server, &id, joined["token"].as_str());
+    for bad in ["a1", "pass", "z9", ""] {
+        send(&mut black, json!({"type": "move", "move": bad}));
+        let e = next_of(&mut black, "error");
+        assert!(!e["message"].as_str().unwrap().is_empty());
+    }
+    // Malformed messages.
+    for bad in ["{", "[]", r#"{"type": "fly"}"#, r#"{"type": "move"}"#] {
+        black.send(Message::Text(bad.into())).unwrap();
+        next_of(&mut black, "error");
+    }
+    send(&mut black, json!({"type": "undo"}));
+    next_of(&mut black, "error");
+    drop(white);
+    // Back with the token: the same seat, the game unchanged.
+    let (mut white, again) = hello(&server, &id, Some(token));
+    assert_eq!(again["you"], "white");
+    assert_eq!(again["board"], before["board"]);
+    assert_eq!(again["ply"], 0);
+    send(&mut black, json!({"type": "move", "move": "f5"}));
+    let s = next_of(&mut white, "state");
+    assert_eq!(s["moves"], json!(["f5"]));
+    // An unknown token is refused.
+    let mut ws = connect(&server, &id);
+    send(&mut ws, json!({"type": "hello", "token": "00"}));
+    next_of(&mut ws, "error");
+    // An unknown game: 404.
+    let (status, _, _) = http(&server, "GET", "/api/games/0123/ggf", None);
+    assert_eq!(status, 404);
+}
+
+#[test]
+fn oversized_and_too_many_messages_are_refused() {
+    let server = start(&temp_db("limits"), &[]);
+    let created = post(&server, "/api/games", json!({"mode": "local"}));
+    let id = created["id"].as_str().unwrap().to_string();
+    let (mut ws, state) = hello(&server, &id, created["token"].as_str());
+    assert_eq!(state["you"], "both");
+    // More than 20 a second: refused with an error.
+    for _ in 0..25 {
+        send(&mut ws, json!({"type": "hint"}));
+    }
+    let mut rate = false;
+    for _ in 0..25 {
+        let m = next(&mut ws);
+        rate |= m["message"]
+            .as_str()
+            .is_some_and(|t| t.contains("a second"));
+    }
+    assert!(rate, "the rate limit speaks");
+    // Over 4 KiB: closed with 1009.
+    let big = format!(r#"{{"type": "move", "move": "{}"}}"#, "x".repeat(5000));
+    ws.send(Message::Text(big.into())).unwrap();
+    let code = loop {
+        match ws.read() {
+            Ok(Message::Close(Some(f))) => break u16::from(f.code),
+            Ok(_) => continue,
+            Err(e) => panic!("a close frame, got {e}"),
+        }
+    };
+    assert_eq!(code, 1009);
+    // HTTP bodies over 64 KiB: 413; malformed: 400.
+    let huge = format!(r#"{{"text": "{}"}}"#, "f5".repeat(40_000));
+    let (status, _, _) = http(&server, "POST", "/api/load", Some(&huge));
+    assert_eq!(status, 413);
+    let (status, _, body) = http(&server, "POST", "/api/games", Some("{"));
+    assert_eq!(status, 400);
+    assert!(body.contains("error"), "{body}");
+    let (status, _, _) = http(&server, "POST", "/api/games", Some(r#"{"mode": "chess"}"#));
+    assert_eq!(status, 400);
+}
+
+#[test]
+fn a_restarted_server_resumes_its_games() {
+    let db = temp_db("restart");
+    let server = start(&db, &[]);
+    let created = post(
+        &server,
+        "/api/games",
+        json!({"mode": "local", "start": "f5d6c3"}),
+    );
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    let (mut ws, state) = hello(&server, &id, Some(&token));
+    assert_eq!(state["ply"], 3);
+    send(&mut ws, json!({"type": "move", "move": legal(&state)[0]}));
+    let before = next_of(&mut ws, "state");
+    let loaded = post(&server, "/api/load", json!({"text": "f5d6c3d3c4"}));
+    drop(ws);
+    drop(server);
+    let server = start(&db, &[]);
+    let (mut ws, after) = hello(&server, &id, Some(&token));
+    assert_eq!(after["you"], "both");
+    assert_eq!(after["moves"], before["moves"]);
+    assert_eq!(after["board"], before["board"]);
+    send(&mut ws, json!({"type": "undo"}));
+    let undone = next_of(&mut ws, "state");
+    assert_eq!(
+        undone["ply"], 3,
+        "undo goes back to the given moves, not past them"
+    );
+    let (_, other) = hello(
+        &server,
+        loaded["id"].as_str().unwrap(),
+        loaded["token"].as_str(),
+    );
+    assert_eq!(other["ply"], 5);
+}

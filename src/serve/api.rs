@@ -45,16 +45,20 @@ fn answer<T: serde::Serialize>(result: Result<T, Refused>) -> Response {
 }
 
 /// Reads a JSON body: 413 over [`MAX_BODY`], 400 when it does not read.
-fn body<T: DeserializeOwned>(bytes: Result<Bytes, BytesRejection>) -> Result<T, Response> {
+fn body<T: DeserializeOwned>(bytes: Result<Bytes, BytesRejection>) -> Result<T, Box<Response>> {
     let bytes = bytes.map_err(|e| {
         let status = e.status();
         if status == StatusCode::PAYLOAD_TOO_LARGE {
-            error(413, &format!("a body holds at most {MAX_BODY} bytes"))
+            Box::new(error(
+                413,
+                &format!("a body holds at most {MAX_BODY} bytes"),
+            ))
         } else {
-            error(status.as_u16(), &e.body_text())
+            Box::new(error(status.as_u16(), &e.body_text()))
         }
     })?;
-    serde_json::from_slice(&bytes).map_err(|e| error(400, &format!("malformed request: {e}")))
+    serde_json::from_slice(&bytes)
+        .map_err(|e| Box::new(error(400, &format!("malformed request: {e}"))))
 }
 
 /// `GET /`, `GET /g/{id}`: the page.
@@ -97,7 +101,7 @@ fn page(name: &str) -> Response {
 pub async fn create(State(app): State<Arc<App>>, bytes: Result<Bytes, BytesRejection>) -> Response {
     match body::<CreateRequest>(bytes) {
         Ok(req) => answer(app.registry.create(req)),
-        Err(r) => r,
+        Err(r) => *r,
     }
 }
 
@@ -134,7 +138,7 @@ pub async fn ggf(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respons
 pub async fn load(State(app): State<Arc<App>>, bytes: Result<Bytes, BytesRejection>) -> Response {
     match body::<LoadRequest>(bytes) {
         Ok(req) => answer(app.registry.load_text(&req.text)),
-        Err(r) => r,
+        Err(r) => *r,
     }
 }
 

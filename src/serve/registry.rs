@@ -217,7 +217,7 @@ impl Registry {
                     "time must be 0 to 86400 s, increment 0 to 3600 s",
                 ));
             }
-            (t, _) if t == 0.0 => None,
+            (0.0, _) => None,
             (t, i) => Some((t, i)),
         };
         let game = match req.start.as_deref().map(str::trim) {
@@ -323,7 +323,7 @@ impl Registry {
                 })
             })
             .collect();
-        list.sort_by(|a, b| (b.finished, b.created).cmp(&(a.finished, a.created)));
+        list.sort_by_key(|g| std::cmp::Reverse((g.finished, g.created)));
         list.truncate(500);
         list
     }

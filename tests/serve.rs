@@ -417,3 +417,53 @@ fn a_restarted_server_resumes_its_games() {
     );
     assert_eq!(other["ply"], 5);
 }
+
+#[test]
+fn analysis_scores_every_move_and_hints_come_where_they_are_on() {
+    let server = start(&temp_db("analysis"), &[]);
+    let created = post(&server, "/api/games", json!({"mode": "local"}));
+    let id = created["id"].as_str().unwrap().to_string();
+    let (mut ws, _) = hello(&server, &id, created["token"].as_str());
+    send(&mut ws, json!({"type": "analyze", "depth": 4}));
+    let a = next_of(&mut ws, "analysis");
+    assert_eq!(a["ply"], 0);
+    assert_eq!(a["depth"], 4);
+    let moves = a["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 4, "every legal move: {a}");
+    let scores: Vec<i64> = moves.iter().map(|m| m["score"].as_i64().unwrap()).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "best first: {a}");
+    let state = next_of(&mut ws, "state");
+    assert_eq!(
+        state["evals"][0],
+        json!(scores[0] as f64),
+        "the graph gets the score"
+    );
+    for depth in [0, 21] {
+        send(&mut ws, json!({"type": "analyze", "depth": depth}));
+        next_of(&mut ws, "error");
+    }
+    // Hints: in an engine game with hints on, refused with them off and online.
+    let engine = post(
+        &server,
+        "/api/games",
+        json!({"mode": "engine", "hints": true, "level": 2}),
+    );
+    let (mut ws, _) = hello(
+        &server,
+        engine["id"].as_str().unwrap(),
+        engine["token"].as_str(),
+    );
+    send(&mut ws, json!({"type": "hint"}));
+    let h = next_of(&mut ws, "analysis");
+    assert!(!h["moves"].as_array().unwrap().is_empty(), "{h}");
+    let online = post(&server, "/api/games", json!({"mode": "online"}));
+    let (mut ws, _) = hello(
+        &server,
+        online["id"].as_str().unwrap(),
+        online["token"].as_str(),
+    );
+    send(&mut ws, json!({"type": "hint"}));
+    next_of(&mut ws, "error");
+    send(&mut ws, json!({"type": "analyze", "depth": 3}));
+    next_of(&mut ws, "error");
+}

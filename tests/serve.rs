@@ -467,3 +467,111 @@ fn analysis_scores_every_move_and_hints_come_where_they_are_on() {
     send(&mut ws, json!({"type": "analyze", "depth": 3}));
     next_of(&mut ws, "error");
 }
+
+/// The server's resident memory in KiB (Linux), when it can be read.
+fn rss_kib(server: &Server) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id())).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Plays online game `id` to its end between its two seats with random legal moves; the
+/// round trips (move sent to own state back), in microseconds.
+fn play_online(server: &Server, seed: u64) -> Vec<u128> {
+    let created = post(server, "/api/games", json!({"mode": "online"}));
+    let id = created["id"].as_str().unwrap().to_string();
+    let joined = post(server, &format!("/api/games/{id}/join"), json!({}));
+    let (mut black, _) = hello(server, &id, created["token"].as_str());
+    let (mut white, mut state) = hello(server, &id, joined["token"].as_str());
+    let mut rng = Lcg(seed);
+    let mut trips = Vec::new();
+    while state["result"].is_null() {
+        let (ws, other) = if state["to_move"] == "black" {
+            (&mut black, &mut white)
+        } else {
+            (&mut white, &mut black)
+        };
+        let moves = legal(&state);
+        let mv = moves[rng.below(moves.len())].clone();
+        std::thread::sleep(Duration::from_millis(60));
+        let t = Instant::now();
+        send(ws, json!({"type": "move", "move": mv}));
+        state = next_of(ws, "state");
+        trips.push(t.elapsed().as_micros());
+        next_of(other, "state");
+    }
+    trips
+}
+
+#[test]
+#[ignore = "load test: 200 online games at once (cargo test --release --test serve -- --ignored)"]
+fn load_200_online_games_at_once() {
+    let server = start(&temp_db("load"), &[]);
+    let started = Instant::now();
+    let mut trips: Vec<u128> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..200)
+            .map(|i| {
+                let server = &server;
+                s.spawn(move || play_online(server, i + 1))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    trips.sort_unstable();
+    let p = |q: f64| trips[((trips.len() - 1) as f64 * q) as usize] as f64 / 1000.0;
+    eprintln!(
+        "200 online games, {} moves in {:.1} s: round trip p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; server RSS {} KiB",
+        trips.len(),
+        started.elapsed().as_secs_f64(),
+        p(0.5),
+        p(0.99),
+        p(1.0),
+        rss_kib(&server).map_or("?".into(), |k| k.to_string())
+    );
+    assert!(p(0.99) < 1000.0, "p99 under a second");
+}
+
+#[test]
+#[ignore = "load test: 20 games against level 10 on 2 search threads (cargo test --release --test serve -- --ignored)"]
+fn load_20_engine_games_share_the_search_threads() {
+    let server = start(&temp_db("load-engine"), &["--threads", "2"]);
+    let pid = server.child.id();
+    let pool_threads = || {
+        std::fs::read_dir(format!("/proc/{pid}/task"))
+            .map(|tasks| {
+                tasks
+                    .filter_map(|t| t.ok())
+                    .filter_map(|t| std::fs::read_to_string(t.path().join("comm")).ok())
+                    .filter(|c| c.starts_with("outflank-pool"))
+                    .count()
+            })
+            .unwrap_or(0)
+    };
+    let started = Instant::now();
+    let results: Vec<Value> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..20)
+            .map(|i| {
+                let server = &server;
+                s.spawn(move || {
+                    let c = post(server, "/api/games", json!({"mode": "engine", "level": 10}));
+                    let (mut ws, state) =
+                        hello(server, c["id"].as_str().unwrap(), c["token"].as_str());
+                    play_out_against_engine(&mut ws, state, "black", &mut Lcg(i + 1))
+                })
+            })
+            .collect();
+        // The searches run on the pool's two threads, however many games wait.
+        std::thread::sleep(Duration::from_secs(2));
+        assert_eq!(pool_threads(), 2, "two search threads");
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(results.iter().all(|r| r["result"]["reason"] == "end"));
+    eprintln!(
+        "20 games against level 10 on 2 threads: {:.1} s; server RSS {} KiB",
+        started.elapsed().as_secs_f64(),
+        rss_kib(&server).map_or("?".into(), |k| k.to_string())
+    );
+}

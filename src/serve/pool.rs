@@ -187,9 +187,14 @@ fn work<K: Clone + Eq + Hash, T>(mut engine: Engine, shared: &Shared<K, T>) {
             if q.closed {
                 return;
             }
-            if let Some(game) = q.order.pop_front()
-                && let Some(p) = q.pending.remove(&game)
-            {
+            let mut next = None;
+            while let Some(game) = q.order.pop_front() {
+                if let Some(p) = q.pending.remove(&game) {
+                    next = Some((game, p));
+                    break;
+                }
+            }
+            if let Some((game, p)) = next {
                 let stop = Arc::new(AtomicBool::new(false));
                 q.running
                     .entry(game.clone())
@@ -248,4 +253,60 @@ fn search(engine: &mut Engine, board: Board, limits: &Limits, ensure_move: bool)
         log::error!("a search panicked; answering without it");
         Info::default()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::EngineConfig;
+    use std::sync::mpsc;
+
+    fn job(tag: &'static str) -> Job<&'static str> {
+        Job { tag, request: None }
+    }
+
+    #[test]
+    fn games_are_served_in_turn_and_a_new_request_replaces_the_old() {
+        let (tx, rx) = mpsc::channel();
+        let tx = Mutex::new(tx);
+        let done: Done<&'static str, &'static str> = Box::new(move |game, f| {
+            let _ = tx.lock().unwrap().send((game, f.job.tag, f.info.stopped));
+        });
+        let setup = EngineSetup::from(EngineConfig {
+            threads: 1,
+            hash_mb: 1,
+        });
+        let pool = Pool::new(&setup, 1, done).unwrap();
+        let board = crate::board::Board::start();
+        let shallow = Limits {
+            depth: Some(2),
+            ..Limits::default()
+        };
+        // The one worker is busy with x's endless search while the others queue.
+        pool.submit("x", board, Limits::default(), job("x1"));
+        std::thread::sleep(Duration::from_millis(100));
+        pool.submit("b", board, shallow.clone(), job("b1"));
+        pool.submit("c", board, shallow.clone(), job("c1"));
+        pool.submit("b", board, shallow.clone(), job("b2"));
+        assert_eq!(
+            pool.load(),
+            (1, 2),
+            "one running, one waiting search a game"
+        );
+        pool.cancel(&"x");
+        let got: Vec<_> = (0..3)
+            .map(|_| rx.recv_timeout(Duration::from_secs(60)).unwrap())
+            .collect();
+        assert_eq!(got[0], ("x", "x1", true), "x's search was stopped");
+        assert_eq!(
+            (got[1].0, got[1].1),
+            ("b", "b2"),
+            "b keeps its place, with its new search"
+        );
+        assert_eq!((got[2].0, got[2].1), ("c", "c1"));
+        assert!(
+            rx.recv_timeout(Duration::from_millis(200)).is_err(),
+            "b1 never ran"
+        );
+    }
 }

@@ -163,12 +163,15 @@ fn legal(state: &Value) -> Vec<String> {
 /// Plays the engine game of `ws` (seat `me`) to its end with random legal moves.
 fn play_out_against_engine(ws: &mut Socket, mut state: Value, me: &str, rng: &mut Lcg) -> Value {
     let deadline = Instant::now() + Duration::from_secs(600);
+    let mut moved_at = None;
     loop {
         assert!(Instant::now() < deadline, "the game ends");
         if !state["result"].is_null() {
             return state;
         }
-        if state["to_move"] == me && !state["thinking"].as_bool().unwrap() {
+        let ply = state["ply"].as_u64();
+        if state["to_move"] == me && !state["thinking"].as_bool().unwrap() && moved_at != ply {
+            moved_at = ply;
             let moves = legal(&state);
             let mv = &moves[rng.below(moves.len())];
             // Within the server's 20 messages a second.
@@ -574,4 +577,21 @@ fn load_20_engine_games_share_the_search_threads() {
         started.elapsed().as_secs_f64(),
         rss_kib(&server).map_or("?".into(), |k| k.to_string())
     );
+}
+
+#[test]
+fn a_connection_that_never_says_hello_is_closed() {
+    let server = start(&temp_db("nohello"), &[]);
+    let created = post(&server, "/api/games", json!({"mode": "local"}));
+    let mut ws = connect(&server, created["id"].as_str().unwrap());
+    let t = Instant::now();
+    let code = loop {
+        match ws.read() {
+            Ok(Message::Close(Some(f))) => break u16::from(f.code),
+            Ok(m) => panic!("nothing before hello, got {m:?}"),
+            Err(e) => panic!("a close frame, got {e}"),
+        }
+    };
+    assert_eq!(code, 1008);
+    assert!(t.elapsed() >= Duration::from_secs(9), "{:?}", t.elapsed());
 }

@@ -18,6 +18,8 @@ use tokio::sync::broadcast::error::RecvError;
 pub const MAX_MESSAGE: usize = 4096;
 /// The most messages a connection may send in a second.
 pub const MAX_RATE: usize = 20;
+/// How long a connection has to say hello before it is closed (1008).
+pub const HELLO_WITHIN: Duration = Duration::from_secs(10);
 
 /// `GET /ws/{id}`: the upgrade to a game's WebSocket (404 for no such game).
 pub async fn upgrade(
@@ -88,8 +90,16 @@ async fn session(mut socket: WebSocket, app: Arc<App>, live: Arc<Live>) {
     let mut rate = Rate {
         times: Default::default(),
     };
+    let mut last_state: Option<String> = None;
+    let hello_by = tokio::time::sleep(HELLO_WITHIN);
+    tokio::pin!(hello_by);
     loop {
         tokio::select! {
+            _ = &mut hello_by, if who == Who::Unknown => {
+                let frame = CloseFrame { code: 1008, reason: "no hello".into() };
+                let _ = socket.send(Message::Close(Some(frame))).await;
+                break;
+            }
             msg = socket.recv() => {
                 let (len, text) = match msg {
                     Some(Ok(Message::Text(t))) => (t.len(), Some(t.to_string())),
@@ -122,7 +132,18 @@ async fn session(mut socket: WebSocket, app: Arc<App>, live: Arc<Live>) {
             note = notes.recv() => {
                 let Who::Known(seat) = who else { continue };
                 let ok = match note {
-                    Ok(Note::State) | Err(RecvError::Lagged(_)) => send_state(&mut socket, &live, seat).await,
+                    Ok(Note::State) | Err(RecvError::Lagged(_)) => {
+                        // The state is rendered when sent: two notes that queued give the
+                        // same state, sent once.
+                        let text = ServerMessage::State(Box::new(live.room().state(seat))).to_json();
+                        if last_state.as_deref() == Some(text.as_str()) {
+                            true
+                        } else {
+                            let ok = socket.send(Message::Text(text.clone().into())).await.is_ok();
+                            last_state = Some(text);
+                            ok
+                        }
+                    }
                     Ok(Note::To { conn: c, text }) if c == conn => {
                         socket.send(Message::Text(text.as_ref().into())).await.is_ok()
                     }

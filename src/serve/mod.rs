@@ -6,12 +6,14 @@
 //! - [`api`]: the page's files, the HTTP API, the headers of every answer.
 //! - [`ws`]: a game's WebSocket: hello, messages, limits.
 //! - [`registry`]: the games held, how a change goes (engine, store, connections).
+//! - [`engine`]: the engine's moves, analyses and hints, and their results.
 //! - [`room`]: one game, its seats and its rules.
 //! - [`pool`]: the engines, searching for every game in turn.
 //! - [`store`] and [`record`]: the games in SQLite.
 //! - [`messages`]: the JSON types.
 
 pub mod api;
+pub mod engine;
 pub mod messages;
 pub mod pool;
 pub mod record;

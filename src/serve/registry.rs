@@ -3,27 +3,21 @@
 //! them. Every change goes the same way: the game's old search is stopped, the engine moves
 //! if it is its turn, the game is written to the store, and its connections are told.
 
-use super::messages::{CreateRequest, Listed, ScoredMove, Seated, ServerMessage};
+use super::messages::{CreateRequest, Listed, Seated, ServerMessage};
 use super::pool::Pool;
 use super::record::Record;
-use super::room::{Mode, Room, Seat, move_name, parse_color};
+use super::room::{Mode, Room, Seat, parse_color};
 use super::store::{Store, StoreError};
 use crate::board::{ByColor, Color};
-use crate::controller::{Answer, Choice, Finished, Hints, Options, Searched};
+use crate::controller::{Finished, Options};
 use crate::notation::{GgfGame, ggf_date, parse_position};
-use crate::search::{Info, Limits};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, mpsc};
-use std::time::Duration;
 use tokio::sync::broadcast;
 
 /// The most games the server holds at once; more are refused until the server restarts.
 pub const MAX_GAMES: usize = 100_000;
-/// The deepest analysis a connection may ask for.
-pub const MAX_ANALYSIS_DEPTH: u32 = 20;
-/// The longest an analysis may search.
-const ANALYSIS_TIME: Duration = Duration::from_secs(60);
 
 /// What a search is for.
 #[derive(Clone, Debug)]
@@ -43,8 +37,8 @@ pub enum Work {
 /// work.
 #[derive(Clone, Debug)]
 pub struct Tag {
-    seq: u64,
-    work: Work,
+    pub(super) seq: u64,
+    pub(super) work: Work,
 }
 
 /// What a game's connections are told.
@@ -107,7 +101,7 @@ fn now() -> u64 {
 /// The games, the engine pool and the store.
 pub struct Registry {
     games: Mutex<HashMap<String, Arc<Live>>>,
-    pool: Pool<String, Tag>,
+    pub(super) pool: Pool<String, Tag>,
     store: Store,
     options: Options,
     conns: AtomicU64,
@@ -372,98 +366,6 @@ impl Registry {
         Ok(None)
     }
 
-    /// The checks an analysis or a hint passes: allowed in this game, and a position to
-    /// search.
-    fn may_search(&self, room: &Room) -> Result<(), String> {
-        if room.thinking {
-            return Err("the engine is thinking".into());
-        }
-        if room.game().is_over() {
-            return Err("the game is over: no move to score".into());
-        }
-        Ok(())
-    }
-
-    fn analyze(
-        &self,
-        room: &mut Room,
-        conn: u64,
-        depth: u32,
-    ) -> Result<Option<ServerMessage>, String> {
-        if !(1..=MAX_ANALYSIS_DEPTH).contains(&depth) {
-            return Err(format!("depth must be 1 to {MAX_ANALYSIS_DEPTH}"));
-        }
-        let allowed = match room.mode {
-            _ if room.is_over() => true,
-            Mode::Local => true,
-            Mode::Engine => room.hints,
-            Mode::Online => false,
-        };
-        if !allowed {
-            return Err("analysis is off in this game until it ends".into());
-        }
-        self.may_search(room)?;
-        let pos = room.game().position();
-        let limits = Limits {
-            depth: Some(depth),
-            time: Some(ANALYSIS_TIME),
-            multipv: pos.legal_moves().len().max(1),
-            ..Limits::default()
-        };
-        room.seq += 1;
-        let tag = Tag {
-            seq: room.seq,
-            work: Work::Analysis {
-                conn,
-                ply: room.game().len(),
-            },
-        };
-        let mut searcher = self.pool.searcher(room.id.clone());
-        room.controller
-            .analyze_within(pos.board, limits, &mut searcher, tag);
-        room.search = Some(room.seq);
-        room.asker = Some(conn);
-        Ok(None)
-    }
-
-    fn hint(
-        &self,
-        room: &mut Room,
-        seat: Option<Seat>,
-        conn: u64,
-    ) -> Result<Option<ServerMessage>, String> {
-        if room.mode != Mode::Engine || !room.hints || seat.is_none() {
-            return Err("hints are off in this game".into());
-        }
-        self.may_search(room)?;
-        room.seq += 1;
-        let ply = room.game().len();
-        let tag = Tag {
-            seq: room.seq,
-            work: Work::Analysis { conn, ply },
-        };
-        let mut searcher = self.pool.searcher(room.id.clone());
-        match room.controller.hint(1, &mut searcher, tag) {
-            Hints::Book(moves) => Ok(Some(ServerMessage::Analysis {
-                ply,
-                depth: 0,
-                moves: moves
-                    .into_iter()
-                    .map(|(m, _)| ScoredMove {
-                        mv: move_name(m.mv),
-                        score: m.score,
-                    })
-                    .collect(),
-            })),
-            Hints::Searching => {
-                room.search = Some(room.seq);
-                room.asker = Some(conn);
-                Ok(None)
-            }
-            Hints::GameOver => Err("the game is over".into()),
-        }
-    }
-
     /// Connection `conn` left: its analysis, if one runs, stops.
     pub fn left(&self, live: &Live, conn: u64) {
         let mut room = live.room();
@@ -487,94 +389,11 @@ impl Registry {
     }
 
     /// Writes the game to the store and tells its connections.
-    fn publish(&self, live: &Live, room: &mut Room) {
+    pub(super) fn publish(&self, live: &Live, room: &mut Room) {
         room.mark_finished(now());
         if let Err(e) = self.store.save(&Record::of(room)) {
             log::error!("game {}: not saved: {e}", room.id);
         }
         let _ = live.notes.send(Note::State);
-    }
-
-    /// Lets the engine move while it is its turn: at once (the only move, a book move) or
-    /// by a search whose result comes to [`Registry::finished`].
-    fn start_engine(&self, room: &mut Room) {
-        while room.engine_to_move() {
-            let Some(color) = room.engine else { return };
-            room.seq += 1;
-            let tag = Tag {
-                seq: room.seq,
-                work: Work::Move,
-            };
-            let mut searcher = self.pool.searcher(room.id.clone());
-            match room.controller.choose(color, &mut searcher, tag) {
-                Ok(Answer::Now(choice)) => commit(room, &choice),
-                Ok(Answer::Searching) => {
-                    room.search = Some(room.seq);
-                    room.thinking = true;
-                    return;
-                }
-                Err(_) => return,
-            }
-        }
-    }
-
-    /// A search of game `id` finished: the engine's move is played, an analysis sent to the
-    /// connection that asked; the result of a search replaced since is dropped.
-    fn finished(&self, id: &str, done: Finished<Tag>) {
-        let Some(live) = self.live(id) else { return };
-        let mut room = live.room();
-        if room.search != Some(done.job.tag.seq) {
-            return;
-        }
-        room.search = None;
-        room.thinking = false;
-        let (tag, searched) = room.controller.searched(done);
-        match (tag.work, searched) {
-            (Work::Move, Searched::Move(choice)) => {
-                commit(&mut room, &choice);
-                self.start_engine(&mut room);
-            }
-            (Work::Analysis { conn, ply }, Searched::Analysis(info)) => {
-                let text = analysis(&mut room, ply, &info).to_json();
-                let _ = live.notes.send(Note::To {
-                    conn,
-                    text: text.into(),
-                });
-            }
-            _ => self.start_engine(&mut room),
-        }
-        self.publish(&live, &mut room);
-    }
-}
-
-/// Plays the engine's choice and notes its score.
-fn commit(room: &mut Room, choice: &Choice) {
-    let ply = room.game().len();
-    if let Err(e) = room.controller.commit(choice) {
-        log::error!("game {}: the engine's move {}: {e}", room.id, choice.mv);
-        return;
-    }
-    room.sync_evals();
-    if let Some(score) = choice.score {
-        room.note_eval(ply, score);
-    }
-}
-
-/// The analysis message of a search of the position at `ply`; its best score is noted.
-fn analysis(room: &mut Room, ply: usize, info: &Info) -> ServerMessage {
-    if let Some(best) = info.best() {
-        room.note_eval(ply, best.score);
-    }
-    ServerMessage::Analysis {
-        ply,
-        depth: info.depth,
-        moves: info
-            .lines
-            .iter()
-            .map(|l| ScoredMove {
-                mv: move_name(l.mv),
-                score: l.score,
-            })
-            .collect(),
     }
 }

@@ -593,3 +593,57 @@ fn a_connection_that_never_says_hello_is_closed() {
     assert_eq!(code, 1008);
     assert!(t.elapsed() >= Duration::from_secs(9), "{:?}", t.elapsed());
 }
+
+#[test]
+fn undo_and_resign_against_a_clocked_engine_and_a_foreign_origin_refused() {
+    let server = start(&temp_db("undo"), &["--book", "off"]);
+    let created = post(
+        &server,
+        "/api/games",
+        json!({"mode": "engine", "color": "black", "time": 30, "increment": 1}),
+    );
+    let id = created["id"].as_str().unwrap().to_string();
+    let (mut ws, state) = hello(&server, &id, created["token"].as_str());
+    assert!(state["clocks"]["black"].is_null(), "{state}");
+    assert_eq!(state["clocks"]["white"], json!(30.0));
+    send(&mut ws, json!({"type": "move", "move": "f5"}));
+    let mut s = next_of(&mut ws, "state");
+    while s["ply"] != 2 {
+        s = next_of(&mut ws, "state");
+    }
+    assert!(s["clocks"]["white"].as_f64().unwrap() < 31.0);
+    assert!(
+        s["evals"][1].is_number(),
+        "the engine's score for the graph: {s}"
+    );
+    send(&mut ws, json!({"type": "undo"}));
+    let s = next_of(&mut ws, "state");
+    assert_eq!(s["ply"], 0, "back to before the person's move");
+    assert_eq!(s["to_move"], "black");
+    send(&mut ws, json!({"type": "undo"}));
+    next_of(&mut ws, "error");
+    send(&mut ws, json!({"type": "resign"}));
+    let s = next_of(&mut ws, "state");
+    assert_eq!(s["result"]["reason"], "resign");
+    assert_eq!(s["result"]["winner"], "white");
+    send(&mut ws, json!({"type": "move", "move": "f5"}));
+    next_of(&mut ws, "error");
+    // Another site's page may not create games.
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    let body = r#"{"mode": "local"}"#;
+    write!(
+        s,
+        "POST /api/games HTTP/1.1\r\nHost: {}\r\nOrigin: http://evil.example\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        server.addr,
+        body.len()
+    )
+    .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    assert!(text.starts_with("HTTP/1.1 403"), "{text}");
+    assert!(
+        text.to_ascii_lowercase()
+            .contains("content-security-policy"),
+        "{text}"
+    );
+}

@@ -170,7 +170,16 @@ fn open_browser(url: &str) {
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn();
-    if let Err(e) = result {
-        eprintln!("outflank serve: cannot open a browser ({opener}: {e}); open {url}");
+    match result {
+        Err(e) => eprintln!("outflank serve: cannot open a browser ({opener}: {e}); open {url}"),
+        Ok(mut child) => {
+            let url = url.to_string();
+            // The opener says whether it found a browser only when it ends.
+            std::thread::spawn(move || {
+                if child.wait().is_ok_and(|s| !s.success()) {
+                    eprintln!("outflank serve: {opener} could not open a browser; open {url}");
+                }
+            });
+        }
     }
 }

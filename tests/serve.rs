@@ -647,3 +647,35 @@ fn undo_and_resign_against_a_clocked_engine_and_a_foreign_origin_refused() {
         "{text}"
     );
 }
+
+#[test]
+fn a_restart_while_the_engine_thinks_lets_it_move_again() {
+    let db = temp_db("restart-engine");
+    let server = start(&db, &["--book", "off"]);
+    let created = post(
+        &server,
+        "/api/games",
+        json!({"mode": "engine", "color": "black", "time": 120}),
+    );
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    let (mut ws, _) = hello(&server, &id, Some(&token));
+    send(&mut ws, json!({"type": "move", "move": "f5"}));
+    let s = next_of(&mut ws, "state");
+    assert_eq!(s["ply"], 1);
+    assert_eq!(
+        s["thinking"], true,
+        "a clock of 2 minutes: the engine searches"
+    );
+    drop(ws);
+    drop(server);
+    let server = start(&db, &["--book", "off"]);
+    let (mut ws, mut s) = hello(&server, &id, Some(&token));
+    assert_eq!(s["moves"], json!(["f5"]));
+    while s["ply"] == 1 {
+        assert_eq!(s["thinking"], true);
+        s = next_of(&mut ws, "state");
+    }
+    assert_eq!(s["ply"], 2, "the engine moved after the restart");
+    assert_eq!(s["to_move"], "black");
+}

@@ -10,6 +10,7 @@ use std::path::Path;
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
+    page_files();
     println!("cargo::rerun-if-changed=tests/common/requirements.rs");
     println!("cargo::rerun-if-env-changed=CI");
     println!("cargo::rerun-if-env-changed=OUTFLANK_SHARED");
@@ -41,4 +42,41 @@ fn main() {
             println!("cargo::rustc-cfg={m}");
         }
     }
+}
+
+/// Lists the browser board's files (`src/serve/page/`) for `outflank serve` to build into the
+/// binary: `$OUT_DIR/page_files.rs` holds `PAGE_FILES`, each file's name and bytes. A file
+/// added to the folder is served at the next build, with no code to change.
+fn page_files() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/serve/page");
+    println!("cargo::rerun-if-changed={}", dir.display());
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|n| {
+                    n.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-' || b == b'_')
+                        && !n.starts_with('.')
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    let mut code = String::from(
+        "/// The page's files: name and bytes.\npub const PAGE_FILES: &[(&str, &[u8])] = &[\n",
+    );
+    for n in &names {
+        let path = dir.join(n);
+        println!("cargo::rerun-if-changed={}", path.display());
+        code.push_str(&format!(
+            "    ({n:?}, include_bytes!({:?})),\n",
+            path.display().to_string()
+        ));
+    }
+    code.push_str("];\n");
+    let out = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("page_files.rs");
+    std::fs::write(out, code).expect("page_files.rs written");
 }

@@ -37,6 +37,7 @@ pub mod perft;
 pub mod protocol;
 pub mod rng;
 pub mod search;
+pub mod serve;
 pub mod shard;
 pub mod time_control;
 pub mod train;

@@ -13,6 +13,7 @@ pub mod merge;
 pub mod nboard;
 pub mod perft;
 pub mod play;
+pub mod serve;
 pub mod shards;
 pub mod show;
 pub mod solve;
@@ -63,6 +64,9 @@ pub enum Command {
     /// Play a game in the terminal: you against the engine (or two people, or the engine
     /// against itself).
     Play(play::Args),
+    /// Serve the browser board: play the engine, a friend on this device or online, analyse
+    /// and review games, in a web page (HTTP and WebSocket; 127.0.0.1 unless --bind).
+    Serve(serve::Args),
     /// Train the evaluation: label games, self-play, fit weights, measure errors.
     Train(train::Args),
     /// Build an opening book, learn games into one, or show a position's book moves.
@@ -87,6 +91,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Ugi(a) => ugi::run(a),
         Command::Play(a) => play::run(a),
         Command::Ggs(a) => ggs::run(a),
+        Command::Serve(a) => serve::run(a),
         Command::Train(a) => train::run(a),
         Command::Book(a) => book::run(a),
         Command::Merge(a) => merge::run(a),

@@ -28,7 +28,7 @@ pub use learn::Learned;
 pub use options::{OPTIONS, OptionKind, OptionSpec, Options};
 pub use seats::{PlayedBy, Player, Seats, Step};
 pub use session::{
-    Event, Finished, Flow, Frontend, Input, Interrupt, Job, Session, Worker, events, run,
+    Event, Finished, Flow, Frontend, Input, Interrupt, Job, Searcher, Session, Worker, events, run,
 };
 pub use setup::EngineSetup;
 
@@ -369,10 +369,10 @@ impl Controller {
     /// the front-end's `done`, tagged `tag`, to [`Controller::searched`]. Nothing is played:
     /// the front-end plays the choice with [`Controller::commit`], or not (GTP's
     /// `reg_genmove`).
-    pub fn choose<T>(
+    pub fn choose<T, S: Searcher<T> + ?Sized>(
         &mut self,
         color: Color,
-        session: &mut Session<T>,
+        session: &mut S,
         tag: T,
     ) -> Result<Answer, Refusal> {
         self.choose_within(color, MoveBudget::Options, session, tag)
@@ -380,11 +380,11 @@ impl Controller {
 
     /// [`Controller::choose`] with a search budget of the request's own (UGI's `go depth`,
     /// `go nodes`, `go infinite`) instead of the options'.
-    pub fn choose_within<T>(
+    pub fn choose_within<T, S: Searcher<T> + ?Sized>(
         &mut self,
         color: Color,
         budget: MoveBudget,
-        session: &mut Session<T>,
+        session: &mut S,
         tag: T,
     ) -> Result<Answer, Refusal> {
         let asked = Instant::now();
@@ -506,7 +506,7 @@ impl Controller {
     /// The best `n` moves of the current position: from the book when it holds the position,
     /// else by a search at the analysis level (its reports come to the front-end; a forced
     /// pass is searched too, for its score).
-    pub fn hint<T>(&mut self, n: usize, session: &mut Session<T>, tag: T) -> Hints {
+    pub fn hint<T, S: Searcher<T> + ?Sized>(&mut self, n: usize, session: &mut S, tag: T) -> Hints {
         let board = self.game.position().board;
         if board.is_game_over() {
             return Hints::GameOver;
@@ -520,9 +520,28 @@ impl Controller {
 
     /// Starts an analysis of `board` at the options' analysis level, scoring its best
     /// `multipv` moves, without the book (its reports come to the front-end, tagged `tag`).
-    pub fn analyze<T>(&mut self, board: Board, multipv: usize, session: &mut Session<T>, tag: T) {
+    pub fn analyze<T, S: Searcher<T> + ?Sized>(
+        &mut self,
+        board: Board,
+        multipv: usize,
+        session: &mut S,
+        tag: T,
+    ) {
         let mut limits = self.options.analysis_limits(&board);
         limits.multipv = multipv.max(1);
+        self.analyze_within(board, limits, session, tag);
+    }
+
+    /// Starts an analysis of `board` within limits of the caller's own (a depth, a multi-PV
+    /// of every move), without the book; its result comes back tagged `tag`, and
+    /// [`Controller::searched`] gives it as [`Searched::Analysis`].
+    pub fn analyze_within<T, S: Searcher<T> + ?Sized>(
+        &mut self,
+        board: Board,
+        limits: Limits,
+        session: &mut S,
+        tag: T,
+    ) {
         log::debug!("analysis: {limits:?}");
         let job = Job { tag, request: None };
         session.search(board, limits, job);

@@ -226,6 +226,34 @@ pub struct Job<T> {
     pub(crate) request: Option<MoveRequest>,
 }
 
+impl<T> Job<T> {
+    /// True for a move request's search: one stopped before its first iteration must still
+    /// give a move (a depth-1 search's) when the side to move has one.
+    pub fn is_move(&self) -> bool {
+        self.request.is_some()
+    }
+}
+
+/// What the controller starts its searches on ([`Controller::choose_within`],
+/// [`Controller::analyze`]): a [`Session`]'s one worker, or a front-end's own executor (the
+/// browser board's pool of engines). The result comes back to the front-end as a
+/// [`Finished`], which it hands to [`Controller::searched`].
+///
+/// [`Controller::choose_within`]: super::Controller::choose_within
+/// [`Controller::analyze`]: super::Controller::analyze
+/// [`Controller::searched`]: super::Controller::searched
+pub trait Searcher<T> {
+    /// Starts a search of `board` within `limits` for `job` (a move request's search that is
+    /// stopped before its first iteration must still give a move: [`Job::is_move`]).
+    fn search(&mut self, board: Board, limits: Limits, job: Job<T>);
+}
+
+impl<T> Searcher<T> for Session<'_, T> {
+    fn search(&mut self, board: Board, limits: Limits, job: Job<T>) {
+        Session::search(self, board, limits, job);
+    }
+}
+
 /// What a finished job gives besides its search result: a learn's outcome.
 #[derive(Debug)]
 pub(crate) enum Extra {
@@ -244,6 +272,18 @@ pub struct Finished<T> {
     pub info: Info,
     /// A learn's outcome.
     pub(crate) extra: Extra,
+}
+
+impl<T> Finished<T> {
+    /// A search's result for `job`, from an executor other than the session's worker (the
+    /// browser board's pool of engines).
+    pub fn searched(job: Job<T>, info: Info) -> Finished<T> {
+        Finished {
+            job,
+            info,
+            extra: Extra::None,
+        }
+    }
 }
 
 /// The running search (or learn): its id, its stop flag, its job.

@@ -1,0 +1,1 @@
+// Placeholder: the page branch brings the real app.

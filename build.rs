@@ -18,6 +18,7 @@ fn main() {
         "outflank_no_gtp_rhino",
         "outflank_no_slurm",
         "outflank_overcommit",
+        "outflank_no_chromium",
     ];
     for m in marks {
         println!("cargo::rustc-check-cfg=cfg({m})");
@@ -35,6 +36,7 @@ fn main() {
         requirements::find_gtp_rhino().is_none(),
         !requirements::slurm_installed(),
         requirements::overcommits_always(),
+        requirements::find_chromium().is_none(),
     ];
     for (m, missing) in marks.iter().zip(missing) {
         if missing {

@@ -306,6 +306,7 @@ async fn new_game(
     mode: &str,
     color: &str,
     level: Option<u32>,
+    hints: bool,
 ) -> Snap {
     c.goto(&format!("{}/", server.url)).await.unwrap();
     click(c, &format!("#new-form input[name=mode][value={mode}]")).await;
@@ -320,6 +321,9 @@ async fn new_game(
     if let Some(level) = level {
         click(c, "#new-form input[name=strength][value=level]").await;
         fill(c, "#new-form input[name=level]", &level.to_string()).await;
+    }
+    if hints {
+        click(c, "#new-form input[name=hints]").await;
     }
     click(c, "#new-start").await;
     let want = if mode == "local" { "both" } else { color };
@@ -482,7 +486,7 @@ impl Drop for LogOnPanic<'_> {
 async fn a_game_against_the_engine_by_clicks_and_keys() {
     browser_test!("engine", |server, driver| {
         let c = driver.browser("engine").await;
-        new_game(&c, &server, "engine", "black", Some(1)).await;
+        new_game(&c, &server, "engine", "black", Some(1), false).await;
         let mut acted = -1;
         let mut reloaded = false;
         let mut typed = 0;
@@ -556,7 +560,7 @@ async fn an_online_game_between_two_browsers() {
     browser_test!("online", |server, driver| {
         let a = driver.browser("a").await;
         let b = driver.browser("b").await;
-        let first = new_game(&a, &server, "online", "black", None).await;
+        let first = new_game(&a, &server, "online", "black", None, false).await;
         let link = first.link.clone();
         assert!(link.contains("/g/"), "the link to send: {link:?}");
         b.goto(&link).await.unwrap();
@@ -568,9 +572,14 @@ async fn an_online_game_between_two_browsers() {
         let mut acted = -1;
         loop {
             // Both pages at the same ply, one of them to play (or both at the end).
+            let t = Instant::now();
             let (sa, sb) = loop {
                 let sa = wait_for(&a, "a state", |_| true).await;
                 let sb = wait_for(&b, "a state", |_| true).await;
+                assert!(
+                    t.elapsed() < PATIENCE,
+                    "the two pages do not agree on whose turn it is: {sa:#?} {sb:#?}"
+                );
                 let settled = sa.ply == sb.ply
                     && (sa.over && sb.over
                         || sa.ply > acted && (sa.turn == "you") != (sb.turn == "you"));
@@ -629,7 +638,7 @@ const OPENING: [&str; 6] = ["f5", "d6", "c3", "d3", "c4", "f4"];
 
 /// Plays `OPENING` on a local game (both colours in one browser).
 async fn play_opening(c: &Client, server: &Server) -> Snap {
-    new_game(c, server, "local", "black", None).await;
+    new_game(c, server, "local", "black", None, false).await;
     for (i, mv) in OPENING.iter().enumerate() {
         wait_for(c, "the board before a move", |s| s.ply == i as i64).await;
         click(c, &format!("#board .sq[data-sq={mv}]")).await;
@@ -703,7 +712,8 @@ async fn the_analysis_shows_the_scores_of_outflank_analyze() {
     });
 }
 
-/// The README's picture of the page: a game after a few moves with the analysis shown. It
+/// The README's picture of the page: a game against the engine (hints on, which allows the
+/// analysis) after a few moves, with the analysis shown. It
 /// is written to `docs/serve-screenshot.png` when `OUTFLANK_SCREENSHOT=1` (else into the
 /// test's temporary folder, so that a test run leaves the tree unchanged).
 #[tokio::test]
@@ -714,7 +724,25 @@ async fn the_analysis_shows_the_scores_of_outflank_analyze() {
 async fn a_screenshot_of_the_page() {
     browser_test!("screenshot", |server, driver| {
         let c = driver.browser("screenshot").await;
-        play_opening(&c, &server).await;
+        new_game(&c, &server, "engine", "black", Some(1), true).await;
+        let mut acted = -1;
+        loop {
+            let s = wait_for(&c, "my turn", |s| {
+                s.over || (s.turn == "you" && s.ply > acted)
+            })
+            .await;
+            if s.ply >= 16 || s.over {
+                break;
+            }
+            acted = s.ply;
+            let legal = legal_squares(&s);
+            if legal.is_empty() {
+                click(&c, "#pass").await;
+            } else {
+                let mv = &legal[(s.ply as usize * 3) % legal.len()];
+                click(&c, &format!("#board .sq[data-sq={mv}]")).await;
+            }
+        }
         analyse(&c, 8).await;
         // Let the flip animations end.
         tokio::time::sleep(Duration::from_millis(600)).await;

@@ -418,7 +418,7 @@ function render(animate) {
     let name = s.players ? s.players[c] : NAME[c];
     if (s.mode === "online" && s.seats && !s.seats[c]) name = "free seat";
     $(c + "-name").textContent = name;
-    $(c + "-you").hidden = !(s.you === c || s.you === "both");
+    $(c + "-you").hidden = s.you !== c;
     $(c + "-player").classList.toggle("to-move", !s.result && toMove === c);
   }
   renderClocks();
@@ -434,7 +434,11 @@ function render(animate) {
   $("hint").disabled = app.pending !== null;
   $("undo").hidden = !(seat && (s.mode === "engine" || s.mode === "local") && s.ply > 0);
   $("resign").hidden = !seat;
-  $("analyze").disabled = app.pending !== null || !!s.result;
+  // The server analyses a two-player game, and a game against the engine with hints on;
+  // an online game not until it ends.
+  const canAnalyze = !s.result && (s.mode === "local" || (s.mode === "engine" && s.hints));
+  $("analyze").disabled = app.pending !== null || !canAnalyze;
+  $("analyze").title = canAnalyze ? "" : "Analysis is off in this game (hints off, or online)";
 
   const link = $("link-box");
   link.hidden = s.mode !== "online";

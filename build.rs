@@ -19,6 +19,7 @@ fn main() {
         "outflank_no_gtp_rhino",
         "outflank_no_slurm",
         "outflank_overcommit",
+        "outflank_no_chromium",
     ];
     for m in marks {
         println!("cargo::rustc-check-cfg=cfg({m})");
@@ -36,6 +37,7 @@ fn main() {
         requirements::find_gtp_rhino().is_none(),
         !requirements::slurm_installed(),
         requirements::overcommits_always(),
+        requirements::find_chromium().is_none(),
     ];
     for (m, missing) in marks.iter().zip(missing) {
         if missing {

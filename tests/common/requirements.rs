@@ -1,6 +1,6 @@
 //! What some tests need from outside the repository (the shared data sets, gtp-rhino, a
-//! Slurm installation, a system that can refuse memory), found the same way by the build
-//! script and by the tests.
+//! Slurm installation, a system that can refuse memory, Chromium), found the same way by the
+//! build script and by the tests.
 //!
 //! The build script (`build.rs`) marks each missing requirement with a `cfg`, and a test that
 //! needs it carries `#[cfg_attr(outflank_no_..., ignore = "...")]`: `cargo test` then lists it
@@ -40,6 +40,12 @@ pub fn find_shared_data(manifest_dir: &Path) -> Result<PathBuf, String> {
 /// gtp-rhino (Debian package grhino): on `PATH`, or in `/usr/games` where Debian puts it.
 pub fn find_gtp_rhino() -> Option<PathBuf> {
     find_program("gtp-rhino")
+}
+
+/// Chromium and its WebDriver server (Debian packages chromium and chromium-driver), for the
+/// browser tests: `(chromium, chromedriver)`.
+pub fn find_chromium() -> Option<(PathBuf, PathBuf)> {
+    Some((find_program("chromium")?, find_program("chromedriver")?))
 }
 
 /// Whether Slurm's and munge's daemons are installed (Debian packages slurm-wlm and munge).

@@ -28,6 +28,31 @@ pub struct Reply {
     pub elapsed: Duration,
 }
 
+impl Reply {
+    /// The reply of an engine that answered `asked` with `line` after `elapsed`: the move
+    /// `mv` read from it, with its `eval`; a protocol failure when no move was read (the
+    /// engine answered with something other than `wanted`).
+    pub fn answered(
+        mv: Option<Move>,
+        eval: Option<f64>,
+        elapsed: Duration,
+        (asked, wanted): (&str, &str),
+        line: &str,
+    ) -> Result<Reply, EngineFailure> {
+        let Some(mv) = mv else {
+            return Err(EngineFailure::Protocol(format!(
+                "answered `{asked}` with {:?}, not {wanted}",
+                shorten(line.trim())
+            )));
+        };
+        Ok(Reply {
+            mv: EngineMove::Move(mv),
+            eval,
+            elapsed,
+        })
+    }
+}
+
 /// The start of a game, as told to both engines.
 #[derive(Clone, Copy, Debug)]
 pub struct GameSetup<'a> {

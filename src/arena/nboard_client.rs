@@ -13,7 +13,7 @@
 use std::time::{Duration, Instant};
 
 use super::EngineSpec;
-use super::client::{Client, EngineMove, GameSetup, MoveRequest, Reply, shorten};
+use super::client::{Client, GameSetup, MoveRequest, Reply};
 use super::engine::{EngineFailure, EngineProcess};
 use crate::board::Move;
 use crate::notation::{GgfGame, GgfMove};
@@ -147,18 +147,9 @@ impl Client for NboardClient {
             let Some(rest) = line.trim_start().strip_prefix("===") else {
                 continue;
             };
-            let elapsed = t0.elapsed();
-            let Some((mv, eval)) = parse_answer(rest) else {
-                return Err(EngineFailure::Protocol(format!(
-                    "answered `go` with {:?}, not a move",
-                    shorten(line.trim())
-                )));
-            };
-            return Ok(Reply {
-                mv: EngineMove::Move(mv),
-                eval,
-                elapsed,
-            });
+            let answer = parse_answer(rest);
+            let (mv, eval) = (answer.map(|a| a.0), answer.and_then(|a| a.1));
+            return Reply::answered(mv, eval, t0.elapsed(), ("go", "a move"), &line);
         }
     }
 

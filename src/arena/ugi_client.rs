@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::client::{Client, EngineMove, GameSetup, MoveRequest, Reply, shorten};
+use super::client::{Client, GameSetup, MoveRequest, Reply};
 use super::engine::{EngineFailure, EngineProcess};
 use super::{EngineSpec, TimeControl};
 use crate::board::{Color, Move, Position};
@@ -136,18 +136,8 @@ impl Client for UgiClient {
             if !t.starts_with("bestmove") {
                 continue;
             }
-            let elapsed = t0.elapsed();
-            let Some(mv) = parse_bestmove(t) else {
-                return Err(EngineFailure::Protocol(format!(
-                    "answered `{go}` with {:?}, not `bestmove MOVE`",
-                    shorten(t)
-                )));
-            };
-            return Ok(Reply {
-                mv: EngineMove::Move(mv),
-                eval,
-                elapsed,
-            });
+            let mv = parse_bestmove(t);
+            return Reply::answered(mv, eval, t0.elapsed(), (&go, "`bestmove MOVE`"), t);
         }
     }
 

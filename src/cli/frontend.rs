@@ -2,7 +2,8 @@
 //! `play`, `ggs`), on the command line, and how a stdio front-end is started with them.
 
 use super::common::EngineArgs;
-use crate::controller::{OPTIONS, Options};
+use crate::controller::{Frontend, OPTIONS, Options};
+use crate::protocol;
 use crate::search::{Level, MovePlan};
 use clap::Args as ClapArgs;
 use std::time::Duration;
@@ -58,11 +59,8 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 impl FrontendArgs {
     /// Runs a protocol front-end on stdin and stdout with these options, until it quits;
     /// exit status 0.
-    pub fn serve(
-        &self,
-        run: fn(Options, std::io::Stdin, std::io::Stdout) -> std::io::Result<()>,
-    ) -> anyhow::Result<i32> {
-        run(self.options()?, std::io::stdin(), std::io::stdout())?;
+    pub fn serve<F: Frontend>(&self, make: impl FnOnce(Options) -> F) -> anyhow::Result<i32> {
+        protocol::serve(self.options()?, make, std::io::stdin(), std::io::stdout())?;
         Ok(0)
     }
 

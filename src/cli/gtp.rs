@@ -1,7 +1,7 @@
 //! `outflank gtp`: play over GTP on stdin/stdout (Quarry, GoGui, match scripts).
 
 use super::frontend::FrontendArgs;
-use crate::protocol;
+use crate::protocol::gtp::Gtp;
 use clap::Args as ClapArgs;
 
 /// Arguments of `outflank gtp`.
@@ -14,5 +14,5 @@ pub struct Args {
 
 /// Runs `outflank gtp` until `quit` or the end of stdin.
 pub fn run(a: Args) -> anyhow::Result<i32> {
-    a.engine.serve(protocol::gtp::run)
+    a.engine.serve(Gtp::new)
 }

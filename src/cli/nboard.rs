@@ -1,7 +1,7 @@
 //! `outflank nboard`: the NBoard protocol (version 2) on stdin/stdout, for the NBoard GUI.
 
 use super::frontend::FrontendArgs;
-use crate::protocol;
+use crate::protocol::nboard::NBoard;
 use clap::Args as ClapArgs;
 
 /// Arguments of `outflank nboard`.
@@ -14,5 +14,5 @@ pub struct Args {
 
 /// Runs `outflank nboard` until `quit` or the end of stdin.
 pub fn run(a: Args) -> anyhow::Result<i32> {
-    a.engine.serve(protocol::nboard::run)
+    a.engine.serve(NBoard::new)
 }

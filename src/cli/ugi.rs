@@ -1,7 +1,7 @@
 //! `outflank ugi`: UGI on stdin/stdout, for tournament managers (cutegames).
 
 use super::frontend::FrontendArgs;
-use crate::protocol;
+use crate::protocol::ugi::Ugi;
 use clap::Args as ClapArgs;
 
 /// Arguments of `outflank ugi`.
@@ -14,5 +14,6 @@ pub struct Args {
 
 /// Runs `outflank ugi` until `quit` or the end of stdin.
 pub fn run(a: Args) -> anyhow::Result<i32> {
-    a.engine.serve(protocol::ugi::run)
+    // Bad input is reported on stderr, never in the answers.
+    a.engine.serve(|o| Ugi::new(o, Box::new(std::io::stderr())))
 }

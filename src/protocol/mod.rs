@@ -19,7 +19,7 @@ pub mod terminal;
 pub mod ugi;
 
 use crate::controller::EngineSetup;
-use crate::controller::Frontend;
+use crate::controller::{Frontend, Options};
 pub use lines::spawn_reader;
 use std::io::{self, Read, Write};
 
@@ -32,6 +32,25 @@ pub const NAME: &str = "Outflank";
 
 /// The engine's version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Runs the front-end that `make` builds from `options` (GTP's, NBoard's, UGI's, the
+/// terminal game's) on a line input (stdin) and an output (stdout), with the engine the
+/// options describe, until it quits or the input ends.
+pub fn serve<F, R, W>(
+    options: Options,
+    make: impl FnOnce(Options) -> F,
+    input: R,
+    output: W,
+) -> io::Result<()>
+where
+    F: Frontend,
+    R: Read + Send + 'static,
+    W: Write,
+{
+    let setup = options.engine_setup();
+    let mut frontend = make(options);
+    run(&mut frontend, input, output, setup)
+}
 
 /// Runs a front-end on a line input (stdin) and an output (stdout): the input is read on
 /// its own thread, the driver loop is [`crate::controller::run`].

@@ -46,7 +46,7 @@ use crate::controller::{
 use crate::game::Game;
 use crate::search::Info;
 use crate::time_control::seconds;
-use std::io::{self, Read, Write};
+use std::io;
 
 /// What a running search is for.
 #[derive(Clone, Copy, Debug)]
@@ -355,15 +355,4 @@ impl Frontend for Gtp {
         }
         Ok(Flow::Continue)
     }
-}
-
-/// Runs a GTP session on `input` and `output` until `quit` or EOF.
-pub fn run<R: Read + Send + 'static, W: Write>(
-    options: Options,
-    input: R,
-    output: W,
-) -> io::Result<()> {
-    let setup = options.engine_setup();
-    let mut gtp = Gtp::new(options);
-    super::run(&mut gtp, input, output, setup)
 }

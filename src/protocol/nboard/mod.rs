@@ -43,7 +43,7 @@ use crate::controller::{
 };
 use crate::notation::parse_ggf;
 use crate::search::{Info, Level};
-use std::io::{self, Read, Write};
+use std::io;
 use std::time::Instant;
 
 /// Tells the GUI (a `status` line) and the log (warn level) that an input was refused.
@@ -360,15 +360,4 @@ impl Frontend for NBoard {
         }
         Ok(Flow::Continue)
     }
-}
-
-/// Runs an NBoard session on `input` and `output` until `quit` or EOF.
-pub fn run<R: Read + Send + 'static, W: Write>(
-    options: Options,
-    input: R,
-    output: W,
-) -> io::Result<()> {
-    let setup = options.engine_setup();
-    let mut nboard = NBoard::new(options);
-    super::run(&mut nboard, input, output, setup)
 }

@@ -391,7 +391,5 @@ pub fn run<R: Read + Send + 'static, W: Write>(
     input: R,
     output: W,
 ) -> io::Result<()> {
-    let engine = options.engine_setup();
-    let mut terminal = Terminal::new(options, setup);
-    super::run(&mut terminal, input, output, engine)
+    super::serve(options, |o| Terminal::new(o, setup), input, output)
 }

@@ -31,7 +31,7 @@ use crate::controller::{
 use crate::game::Game;
 use crate::notation::{fen, ugi_move};
 use crate::search::{Info, MovePlan};
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::time::Duration;
 
 /// An engine option's `option name ...` line: numbers as spins (0 for none where an option
@@ -283,16 +283,4 @@ impl Frontend for Ugi {
         }
         Ok(Flow::Continue)
     }
-}
-
-/// Runs a UGI session on `input` and `output` until `quit` or EOF; bad input is reported on
-/// stderr.
-pub fn run<R: Read + Send + 'static, W: Write>(
-    options: Options,
-    input: R,
-    output: W,
-) -> io::Result<()> {
-    let setup = options.engine_setup();
-    let mut ugi = Ugi::new(options, Box::new(io::stderr()));
-    super::run(&mut ugi, input, output, setup)
 }

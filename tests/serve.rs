@@ -9,6 +9,11 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::{self, Message, stream::MaybeTlsStream};
 
+#[path = "serve/clocks.rs"]
+mod clocks;
+#[path = "serve/limits.rs"]
+mod limits;
+
 type Socket = tungstenite::WebSocket<MaybeTlsStream<TcpStream>>;
 
 /// A running server, killed when dropped.
@@ -509,7 +514,8 @@ fn play_online(server: &Server, seed: u64) -> Vec<u128> {
 #[test]
 #[ignore = "load test: 200 online games at once (cargo test --release --test serve -- --ignored)"]
 fn load_200_online_games_at_once() {
-    let server = start(&temp_db("load"), &[]);
+    // 200 games from one address at once: above the default creations a minute.
+    let server = start(&temp_db("load"), &["--max-creations", "1000"]);
     let started = Instant::now();
     let mut trips: Vec<u128> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..200)
@@ -604,14 +610,24 @@ fn undo_and_resign_against_a_clocked_engine_and_a_foreign_origin_refused() {
     );
     let id = created["id"].as_str().unwrap().to_string();
     let (mut ws, state) = hello(&server, &id, created["token"].as_str());
-    assert!(state["clocks"]["black"].is_null(), "{state}");
+    assert_eq!(
+        state["clocks"]["black"],
+        json!(30.0),
+        "the person's clock too"
+    );
     assert_eq!(state["clocks"]["white"], json!(30.0));
+    assert_eq!(state["clocks"]["running"], "black", "{state}");
     send(&mut ws, json!({"type": "move", "move": "f5"}));
     let mut s = next_of(&mut ws, "state");
     while s["ply"] != 2 {
         s = next_of(&mut ws, "state");
     }
     assert!(s["clocks"]["white"].as_f64().unwrap() < 31.0);
+    assert_eq!(s["clocks"]["running"], "black", "{s}");
+    assert!(
+        s["clocks"]["black"].as_f64().unwrap() > 30.0,
+        "the person's increment: {s}"
+    );
     assert!(
         s["evals"][1].is_number(),
         "the engine's score for the graph: {s}"

@@ -2,6 +2,7 @@
 
 use super::common::EngineArgs;
 use crate::controller::Options;
+use crate::serve::limits::Limits;
 use crate::serve::{Config, run as serve};
 use clap::Args as ClapArgs;
 use std::net::IpAddr;
@@ -27,6 +28,18 @@ pub struct Args {
     /// Play and hint from the opening book (on|off).
     #[arg(long, value_name = "on|off", default_value = "on", value_parser = ["on", "off"])]
     pub book: String,
+    /// Games one client address may create a minute (over it: 429).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_creations)]
+    pub max_creations: usize,
+    /// Ongoing games on the server (over it, a creation gets 503).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_games)]
+    pub max_games: usize,
+    /// WebSocket connections to one game (over it: 503).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_game_connections)]
+    pub max_game_connections: usize,
+    /// WebSocket connections in all (over it: 503).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_connections)]
+    pub max_connections: usize,
     /// Engine options; --threads is the number of searches at once (each on one thread),
     /// --hash each search engine's table.
     #[command(flatten)]
@@ -49,6 +62,12 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         db: a.db.unwrap_or_else(crate::serve::store::default_path),
         threads: a.engine.threads.max(1),
         options,
+        limits: Limits {
+            max_creations: a.max_creations,
+            max_games: a.max_games,
+            max_game_connections: a.max_game_connections,
+            max_connections: a.max_connections,
+        },
     })?;
     Ok(0)
 }

@@ -6,11 +6,13 @@ use super::messages::{CreateRequest, LoadRequest};
 use super::registry::Refused;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
+use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// The most bytes a request body may hold.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -97,8 +99,23 @@ fn page(name: &str) -> Response {
         .into_response()
 }
 
+/// Admits a creation from `addr` within the limits ([`super::limits`]).
+fn admit(app: &App, addr: SocketAddr) -> Result<(), Box<Response>> {
+    let ongoing = app.registry.ongoing();
+    app.gate
+        .creation(addr.ip(), Instant::now(), ongoing)
+        .map_err(|r| Box::new(error(r.status, &r.message)))
+}
+
 /// `POST /api/games`.
-pub async fn create(State(app): State<Arc<App>>, bytes: Result<Bytes, BytesRejection>) -> Response {
+pub async fn create(
+    State(app): State<Arc<App>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> Response {
+    if let Err(r) = admit(&app, addr) {
+        return *r;
+    }
     match body::<CreateRequest>(bytes) {
         Ok(req) => answer(app.registry.create(req)),
         Err(r) => *r,
@@ -135,7 +152,14 @@ pub async fn ggf(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respons
 }
 
 /// `POST /api/load`.
-pub async fn load(State(app): State<Arc<App>>, bytes: Result<Bytes, BytesRejection>) -> Response {
+pub async fn load(
+    State(app): State<Arc<App>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> Response {
+    if let Err(r) = admit(&app, addr) {
+        return *r;
+    }
     match body::<LoadRequest>(bytes) {
         Ok(req) => answer(app.registry.load_text(&req.text)),
         Err(r) => *r,

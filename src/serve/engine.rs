@@ -134,7 +134,7 @@ impl Registry {
     pub(super) fn finished(&self, id: &str, done: Finished<Tag>) {
         let Some(live) = self.live(id) else { return };
         let mut room = live.room();
-        if room.search != Some(done.job.tag.seq) {
+        if room.search != Some(done.job.tag.seq) || self.flag_fall(&live, &mut room) {
             return;
         }
         room.search = None;

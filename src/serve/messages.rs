@@ -124,8 +124,8 @@ pub struct State {
     pub ply: usize,
     /// The discs of each colour.
     pub discs: PerColor<u32>,
-    /// Seconds left on each clock (null for an untimed colour); null when untimed.
-    pub clocks: Option<PerColor<Option<f64>>>,
+    /// Seconds left on each clock and the one running; null when untimed.
+    pub clocks: Option<super::clocks::Clocks>,
     /// Who plays each colour.
     pub players: PerColor<String>,
     /// Whether a person holds each seat.
@@ -151,9 +151,9 @@ pub struct CreateRequest {
     pub color: Option<String>,
     /// The engine's level (1-60).
     pub level: Option<u32>,
-    /// The engine's clock, seconds (0: none).
+    /// Each player's clock, seconds (0: none); the engine plays on its clock.
     pub time: Option<f64>,
-    /// Seconds added after each of the engine's moves.
+    /// Seconds added to a clock after each move of its colour.
     pub increment: Option<f64>,
     /// Hints on.
     pub hints: Option<bool>,

@@ -7,13 +7,16 @@
 //! - [`ws`]: a game's WebSocket: hello, messages, limits.
 //! - [`registry`]: the games held, how a change goes (engine, store, connections).
 //! - [`engine`]: the engine's moves, analyses and hints, and their results.
-//! - [`room`]: one game, its seats and its rules.
+//! - [`room`]: one game, its seats and its rules; [`clocks`]: its players' clocks.
 //! - [`pool`]: the engines, searching for every game in turn.
 //! - [`store`] and [`record`]: the games in SQLite.
+//! - [`limits`]: the server's limits (creations, games, connections) and their defaults.
 //! - [`messages`]: the JSON types.
 
 pub mod api;
+pub mod clocks;
 pub mod engine;
+pub mod limits;
 pub mod messages;
 pub mod pool;
 pub mod record;
@@ -51,12 +54,16 @@ pub struct Config {
     pub threads: usize,
     /// The engine options each game starts from.
     pub options: Options,
+    /// The server's limits.
+    pub limits: limits::Limits,
 }
 
 /// What the handlers share.
 pub struct App {
     /// The games.
     pub registry: Arc<Registry>,
+    /// The limits and what they count.
+    pub gate: Arc<limits::Gate>,
 }
 
 /// The routes of `docs/serve.md`.
@@ -126,11 +133,18 @@ async fn serve(config: Config, registry: Arc<Registry>) -> anyhow::Result<()> {
     if config.open {
         open_browser(&url);
     }
-    let app = Arc::new(App { registry });
+    tokio::spawn(clocks::referee(registry.clone()));
+    let app = Arc::new(App {
+        registry: registry.clone(),
+        gate: Arc::new(limits::Gate::new(config.limits)),
+    });
+    let service = router(app).into_make_service_with_connect_info::<std::net::SocketAddr>();
     tokio::select! {
-        r = axum::serve(listener, router(app)) => r.context("the server stopped")?,
+        r = axum::serve(listener, service) => r.context("the server stopped")?,
         _ = shutdown() => log::info!("interrupted: stopping"),
     }
+    // The running clocks kept as they stand, for a restart.
+    registry.save_clocks();
     Ok(())
 }
 

@@ -32,10 +32,13 @@ pub struct Record {
     pub engine: Option<String>,
     /// The engine's level.
     pub level: u32,
-    /// The engine's clock (seconds, increment).
+    /// The clocks (seconds, increment).
     pub time: Option<(f64, f64)>,
-    /// Seconds left on each colour's clock.
+    /// Seconds left on each colour's clock when written (the running one's time taken off).
     pub clocks: [Option<f64>; 2],
+    /// The colour that lost on time.
+    #[serde(default)]
+    pub timed_out: Option<String>,
     /// Hints on.
     pub hints: bool,
     /// The colour that resigned.
@@ -48,7 +51,7 @@ impl Record {
     /// The record of `room`.
     pub fn of(room: &Room) -> Record {
         let game = room.game();
-        let clock = room.controller.clock();
+        let now = std::time::Instant::now();
         Record {
             id: room.id.clone(),
             mode: room.mode.name().to_string(),
@@ -72,7 +75,11 @@ impl Record {
             engine: room.engine.map(|c| c.name().to_string()),
             level: room.level,
             time: room.time,
-            clocks: [clock.left(Color::Black), clock.left(Color::White)],
+            clocks: [
+                room.clock_left(Color::Black, now),
+                room.clock_left(Color::White, now),
+            ],
+            timed_out: room.timed_out.map(|c| c.name().to_string()),
             hints: room.hints,
             resigned: room.resigned.map(|c| c.name().to_string()),
             evals: room.evals.clone(),
@@ -121,6 +128,7 @@ impl Record {
         }
         room.tokens = crate::board::ByColor::new(self.tokens[0].clone(), self.tokens[1].clone());
         room.resigned = color(&self.resigned)?;
+        room.timed_out = color(&self.timed_out)?;
         room.finished = self.finished;
         room.evals = self.evals.clone();
         room.sync_evals();

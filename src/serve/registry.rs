@@ -105,6 +105,8 @@ pub struct Registry {
     store: Store,
     options: Options,
     conns: AtomicU64,
+    /// The deadlines of the running clocks.
+    pub(super) referee: super::clocks::Referee,
 }
 
 impl Registry {
@@ -125,6 +127,7 @@ impl Registry {
             store,
             options,
             conns: AtomicU64::new(0),
+            referee: Default::default(),
         });
         let r = registry.clone();
         std::thread::Builder::new()
@@ -154,6 +157,7 @@ impl Registry {
                     if room.engine_to_move() {
                         self.start_engine(&mut room);
                     }
+                    self.keep_time(&mut room);
                     resumed += 1;
                 }
                 Err(e) => log::warn!("game {}: cannot resume it ({e})", record.id),
@@ -177,6 +181,19 @@ impl Registry {
     /// The game `id`.
     pub fn live(&self, id: &str) -> Option<Arc<Live>> {
         self.games().get(id).cloned()
+    }
+
+    /// Every game held.
+    pub(super) fn lives(&self) -> Vec<Arc<Live>> {
+        self.games().values().cloned().collect()
+    }
+
+    /// The games not finished.
+    pub fn ongoing(&self) -> usize {
+        self.lives()
+            .iter()
+            .filter(|live| live.room().finished.is_none())
+            .count()
     }
 
     /// A new connection's number.
@@ -204,7 +221,6 @@ impl Registry {
             return Err(refused(400, "level must be 1 to 60"));
         }
         let time = match (req.time.unwrap_or(0.0), req.increment.unwrap_or(0.0)) {
-            _ if mode != Mode::Engine => None,
             (t, i) if !(0.0..=86_400.0).contains(&t) || !(0.0..=3_600.0).contains(&i) => {
                 return Err(refused(
                     400,
@@ -299,7 +315,7 @@ impl Registry {
 
     /// The finished games, newest first.
     pub fn list(&self) -> Vec<Listed> {
-        let games: Vec<Arc<Live>> = self.games().values().cloned().collect();
+        let games = self.lives();
         let mut list: Vec<Listed> = games
             .iter()
             .filter_map(|live| {
@@ -335,6 +351,7 @@ impl Registry {
             let margin = o.black as i32 - o.white as i32;
             g.result = Some(match o.reason.as_str() {
                 "resign" => format!("{margin:+}:r"),
+                "time" => format!("{margin:+}:t"),
                 _ => format!("{margin:+}"),
             });
         }
@@ -353,6 +370,8 @@ impl Registry {
     ) -> Result<Option<ServerMessage>, String> {
         use super::messages::ClientMessage as M;
         let mut room = live.room();
+        // A clock that ran out ends the game before the message counts.
+        self.flag_fall(live, &mut room);
         let seat_or = |what: &str| seat.ok_or_else(|| format!("a spectator cannot {what}"));
         match msg {
             M::Hello { .. } => return Err("hello was said already".into()),
@@ -378,7 +397,7 @@ impl Registry {
 
     /// After a change: the old search stops, the engine moves when it is its turn, the game
     /// is kept and its connections told.
-    fn changed(&self, live: &Live, room: &mut Room) {
+    pub(super) fn changed(&self, live: &Live, room: &mut Room) {
         if room.search.take().is_some() {
             self.pool.cancel(&room.id);
         }
@@ -390,10 +409,16 @@ impl Registry {
 
     /// Writes the game to the store and tells its connections.
     pub(super) fn publish(&self, live: &Live, room: &mut Room) {
+        self.keep_time(room);
         room.mark_finished(now());
+        self.save(room);
+        let _ = live.notes.send(Note::State);
+    }
+
+    /// Writes the game to the store.
+    pub(super) fn save(&self, room: &Room) {
         if let Err(e) = self.store.save(&Record::of(room)) {
             log::error!("game {}: not saved: {e}", room.id);
         }
-        let _ = live.notes.send(Note::State);
     }
 }

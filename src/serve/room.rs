@@ -3,6 +3,7 @@
 //! when legal and the seat's turn, undo, resign). No I/O here: the registry
 //! ([`super::registry`]) runs the engine's searches and keeps the games.
 
+use super::clocks::Turn;
 use super::messages::{Outcome, PerColor, State};
 use crate::board::{ByColor, Color, Move};
 use crate::controller::{Controller, Mover, Options, TimeControl};
@@ -105,8 +106,13 @@ pub struct Room {
     pub engine: Option<Color>,
     /// The engine's level.
     pub level: u32,
-    /// The engine's clock: seconds for the game and per move.
+    /// The clocks (both colours'): seconds for the game and added per move; the engine, when
+    /// it plays, plays on its clock instead of a level.
     pub time: Option<(f64, f64)>,
+    /// Whose clock runs since when (see [`super::clocks`]).
+    pub turn: Option<Turn>,
+    /// A loss on time (the colour whose clock ran out).
+    pub timed_out: Option<Color>,
     /// Hints on.
     pub hints: bool,
     /// A resignation (the colour that resigned).
@@ -142,13 +148,15 @@ impl Room {
         options.plan.depth = None;
         options.plan.move_time = None;
         let mut controller = Controller::new(options);
-        if let (Some(color), Some((main, increment))) = (engine, time) {
+        if let Some((main, increment)) = time {
             let control = TimeControl {
                 main: seconds(main),
                 increment: seconds(increment),
                 ..TimeControl::default()
             };
-            controller.clock_mut().set_control(color, Some(control));
+            for color in [Color::Black, Color::White] {
+                controller.clock_mut().set_control(color, Some(control));
+            }
         }
         controller.set_game(Game::new(game.start()));
         for &mv in game.moves() {
@@ -165,6 +173,8 @@ impl Room {
             engine,
             level,
             time,
+            turn: None,
+            timed_out: None,
             hints,
             resigned: None,
             evals: Vec::new(),
@@ -193,9 +203,9 @@ impl Room {
         }
     }
 
-    /// True once the game is over (played out or resigned).
+    /// True once the game is over (played out, resigned or lost on time).
     pub fn is_over(&self) -> bool {
-        self.resigned.is_some() || self.game().is_over()
+        self.resigned.is_some() || self.timed_out.is_some() || self.game().is_over()
     }
 
     /// True when the engine is to move now.
@@ -247,6 +257,7 @@ impl Room {
         self.controller
             .play(mv, Mover::Other)
             .map_err(|e| e.to_string())?;
+        self.charge_move(to_move, mv != Move::Pass, std::time::Instant::now());
         self.sync_evals();
         Ok(())
     }
@@ -259,6 +270,9 @@ impl Room {
         if self.resigned.is_some() {
             return Err("the game is over: resigned".into());
         }
+        if self.timed_out.is_some() {
+            return Err("the game is over: lost on time".into());
+        }
         let taken = match self.mode {
             Mode::Local => self.controller.take_back(|_| true),
             _ => self.controller.take_back(|c| seat.plays(c)),
@@ -266,6 +280,8 @@ impl Room {
         if !taken {
             return Err("no move of yours to take back".into());
         }
+        // The time spent stays spent; the turn starts again for the side now to move.
+        self.stop_clock(std::time::Instant::now());
         self.finished = None;
         self.sync_evals();
         Ok(())
@@ -287,9 +303,13 @@ impl Room {
     pub fn outcome(&self) -> Option<Outcome> {
         let pos = self.game().position();
         let (mut black, mut white) = (pos.black().count_ones(), pos.white().count_ones());
-        let (winner, reason) = match self.resigned {
-            Some(c) => (Some(c.opposite()), "resign"),
-            None if pos.board.is_game_over() => {
+        let (winner, reason) = match (self.resigned, self.timed_out) {
+            (Some(c), _) => (Some(c.opposite()), "resign"),
+            (None, Some(c)) => {
+                (black, white) = super::clocks::time_loss_score(c, black, white);
+                (Some(c.opposite()), "time")
+            }
+            (None, None) if pos.board.is_game_over() => {
                 let empties = 64 - black - white;
                 match black.cmp(&white) {
                     std::cmp::Ordering::Greater => black += empties,
@@ -306,7 +326,7 @@ impl Room {
                 };
                 (winner, "end")
             }
-            None => return None,
+            (None, None) => return None,
         };
         Some(Outcome {
             black,
@@ -345,11 +365,7 @@ impl Room {
         } else {
             pos.legal_moves().into_iter().map(move_name).collect()
         };
-        let clock = self.controller.clock();
-        let clocks = self.time.map(|_| PerColor {
-            black: clock.left(Color::Black),
-            white: clock.left(Color::White),
-        });
+        let clocks = self.clocks_at(std::time::Instant::now());
         State {
             id: self.id.clone(),
             mode: self.mode.name().to_string(),

@@ -30,11 +30,18 @@ pub async fn upgrade(
     let Some(live) = app.registry.live(&id) else {
         return super::api::error(404, "no such game");
     };
+    let admitted = match app.gate.connect(&id) {
+        Ok(a) => a,
+        Err(r) => return super::api::error(r.status, &r.message),
+    };
     // Larger messages than ours are read whole, to be refused with 1009 here; far larger
     // ones the socket refuses itself.
     ws.max_message_size(64 * 1024)
         .max_frame_size(64 * 1024)
-        .on_upgrade(move |socket| session(socket, app, live))
+        .on_upgrade(move |socket| async move {
+            session(socket, app, live).await;
+            drop(admitted);
+        })
         .into_response()
 }
 

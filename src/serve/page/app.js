@@ -4,6 +4,7 @@
 
 import { BoardView, START, count, replay, squareIndex } from "/board.js";
 import { drawGraph } from "/graph.js";
+import { noteClocks, renderClocks } from "/clocks.js";
 import { postJson, setupGames, setupLoad, setupNewGame } from "/dialogs.js";
 
 const $ = (id) => document.getElementById(id);
@@ -19,7 +20,6 @@ const app = {
   view: null, // the ply shown, null: the current one
   analysis: null, // {ply, depth, moves, kind}
   pending: null, // "analyze" | "hint" while waiting for an answer
-  clockAt: 0, // performance.now() when the clocks were received
   typed: "",
   errorTimer: 0,
   resignArmed: 0,
@@ -121,7 +121,7 @@ function onState(s) {
   }
   app.state = s;
   app.positions = pos;
-  app.clockAt = performance.now();
+  noteClocks(s);
   if (changed) {
     if (app.analysis && app.analysis.ply !== s.ply) app.analysis = null;
     if (app.view !== null && app.view >= s.ply) app.view = null;
@@ -269,36 +269,6 @@ function hint() {
 }
 
 // --- drawing -----------------------------------------------------------------------------
-
-function fmtClock(sec) {
-  if (sec === null || sec === undefined) return "";
-  const t = Math.max(0, sec);
-  if (t < 10) return t.toFixed(1);
-  const m = Math.floor(t / 60);
-  const r = Math.floor(t % 60);
-  return `${m}:${String(r).padStart(2, "0")}`;
-}
-
-function clocks() {
-  const s = app.state;
-  if (!s || !s.clocks) return null;
-  const c = { black: s.clocks.black, white: s.clocks.white };
-  if (!s.result && typeof c[s.to_move] === "number") {
-    c[s.to_move] -= (performance.now() - app.clockAt) / 1000;
-  }
-  return c;
-}
-
-function renderClocks() {
-  const c = clocks();
-  for (const color of ["black", "white"]) {
-    const el = $(color + "-clock");
-    const t = c ? c[color] : null;
-    el.hidden = typeof t !== "number";
-    el.textContent = fmtClock(t);
-    el.classList.toggle("low", typeof t === "number" && t < 10);
-  }
-}
 
 function resultText(s) {
   const r = s.result;

@@ -36,26 +36,33 @@ export function setupNewGame(onGame) {
   const form = $("new-form");
   const err = $("new-error");
   const sync = () => {
-    const mode = form.elements.mode.value;
-    const clock = form.elements.strength.value === "clock";
+    const f = form.elements;
+    const mode = f.mode.value;
+    const clock = f.clocked.checked;
     dlg.classList.toggle("mode-engine", mode === "engine");
     dlg.classList.toggle("mode-local", mode === "local");
     dlg.classList.toggle("strength-clock", clock);
   };
-  form.addEventListener("change", sync);
+  form.addEventListener("change", (e) => {
+    // Against Outflank a clock is its strength (it plays on its clock, not a level): the
+    // clock and the strength go together.
+    const f = form.elements;
+    if (e.target === f.clocked) f.strength.value = f.clocked.checked ? "clock" : "level";
+    else if (e.target.name === "strength") f.clocked.checked = f.strength.value === "clock";
+    sync();
+  });
   $("new-cancel").addEventListener("click", () => dlg.close());
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = form.elements;
     const mode = f.mode.value;
     const body = { mode, color: f.color.value, hints: f.hints.checked };
-    if (mode === "engine") {
-      if (f.strength.value === "clock") {
-        body.time = Math.round(Number(f.time.value) * 60);
-        body.increment = Number(f.increment.value) || 0;
-      } else {
-        body.level = Number(f.level.value);
-      }
+    if (f.clocked.checked) {
+      // Minutes to whole seconds; at least one.
+      body.time = Math.max(1, Math.round(Number(f.time.value) * 60) || 0);
+      body.increment = Math.max(0, Number(f.increment.value) || 0);
+    } else if (mode === "engine") {
+      body.level = Number(f.level.value);
     }
     const start = f.start.value.trim();
     if (start) body.start = start;

@@ -302,6 +302,87 @@ impl Registry {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::ByColor;
+    use crate::controller::{Mover, Options};
+    use crate::game::Game;
+
+    fn room(mode: Mode, time: Option<(f64, f64)>) -> Room {
+        let mut r = Room::new(
+            "id".into(),
+            mode,
+            0,
+            Options::default(),
+            Game::default(),
+            None,
+            10,
+            time,
+            false,
+        );
+        r.tokens = ByColor::new(Some("b".into()), Some("w".into()));
+        r
+    }
+
+    fn secs(s: u64) -> Duration {
+        Duration::from_secs(s)
+    }
+
+    #[test]
+    fn a_move_charges_its_turn_and_adds_the_increment_then_the_clock_runs_out() {
+        let mut r = room(Mode::Local, Some((10.0, 2.0)));
+        let t0 = Instant::now();
+        r.sync_turn(t0);
+        assert_eq!(r.turn.map(|t| t.color), Some(Color::Black));
+        assert_eq!(r.clock_left(Color::Black, t0 + secs(3)), Some(7.0));
+        assert_eq!(r.clock_left(Color::White, t0 + secs(3)), Some(10.0));
+        r.controller
+            .play("f5".parse().unwrap(), Mover::Other)
+            .unwrap();
+        r.charge_move(Color::Black, true, t0 + secs(3));
+        r.sync_turn(t0 + secs(3));
+        assert_eq!(r.clock_left(Color::Black, t0 + secs(5)), Some(9.0));
+        assert_eq!(r.turn.map(|t| t.color), Some(Color::White));
+        assert_eq!(r.deadline(), Some(t0 + secs(13)));
+        assert!(!r.check_time(t0 + secs(12)));
+        assert!(r.check_time(t0 + secs(13)));
+        assert!(r.is_over());
+        assert!(!r.check_time(t0 + secs(14)), "once");
+        let o = r.outcome().unwrap();
+        assert_eq!((o.reason.as_str(), o.score.as_str()), ("time", "63-1"));
+        assert_eq!(o.winner.as_deref(), Some("black"));
+        r.sync_turn(t0 + secs(14));
+        assert_eq!(r.turn, None, "no clock runs once over");
+        let c = r.clocks_at(t0 + secs(20)).unwrap();
+        assert_eq!((c.black, c.white, c.running), (Some(9.0), Some(0.0), None));
+    }
+
+    #[test]
+    fn an_online_clock_waits_for_both_seats_and_an_untimed_game_has_none() {
+        let mut r = room(Mode::Online, Some((60.0, 0.0)));
+        r.tokens[Color::White] = None;
+        r.sync_turn(Instant::now());
+        assert_eq!(r.turn, None);
+        assert_eq!(r.clocks_at(Instant::now()).unwrap().running, None);
+        r.tokens[Color::White] = Some("w".into());
+        r.sync_turn(Instant::now());
+        assert_eq!(r.turn.map(|t| t.color), Some(Color::Black));
+        let mut untimed = room(Mode::Local, None);
+        untimed.sync_turn(Instant::now());
+        assert_eq!(
+            (untimed.turn, untimed.clocks_at(Instant::now())),
+            (None, None)
+        );
+    }
+
+    #[test]
+    fn a_turn_that_ends_without_a_move_is_charged_without_increment() {
+        let mut r = room(Mode::Local, Some((10.0, 5.0)));
+        let t0 = Instant::now();
+        r.sync_turn(t0);
+        r.resigned = Some(Color::Black);
+        r.sync_turn(t0 + secs(4));
+        assert_eq!(r.turn, None);
+        assert_eq!(r.clock_left(Color::Black, t0 + secs(9)), Some(6.0));
+    }
 
     #[test]
     fn a_loss_on_time_scores_the_empties_to_the_winner_at_least_33_31() {

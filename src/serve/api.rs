@@ -99,12 +99,22 @@ fn page(name: &str) -> Response {
         .into_response()
 }
 
-/// Admits a creation from `addr` within the limits ([`super::limits`]).
+/// Admits a creation from `addr` within the limits ([`super::limits`]); a refusal for too
+/// many creations says when to try again (`Retry-After`).
 fn admit(app: &App, addr: SocketAddr) -> Result<(), Box<Response>> {
     let ongoing = app.registry.ongoing();
     app.gate
         .creation(addr.ip(), Instant::now(), ongoing)
-        .map_err(|r| Box::new(error(r.status, &r.message)))
+        .map_err(|r| {
+            let mut answer = error(r.status, &r.message);
+            if r.status == 429 {
+                let secs = super::limits::CREATION_WINDOW.as_secs().to_string();
+                if let Ok(v) = HeaderValue::from_str(&secs) {
+                    answer.headers_mut().insert(header::RETRY_AFTER, v);
+                }
+            }
+            Box::new(answer)
+        })
 }
 
 /// `POST /api/games`.

@@ -3,7 +3,7 @@
 //!
 //! | flag | default | over it |
 //! |---|---|---|
-//! | `--max-creations N` | 30 | games created (`POST /api/games`, `POST /api/load`) a minute by one client address (an IPv6 address counts by its /64): 429 |
+//! | `--max-creations N` | 30 | requests to create a game (`POST /api/games`, `POST /api/load`) a minute from one client address (an IPv6 address counts by its /64): 429 |
 //! | `--max-games N` | 10000 | ongoing games on the server (finished ones do not count): 503 |
 //! | `--max-game-connections N` | 64 | WebSocket connections to one game: 503 |
 //! | `--max-connections N` | 4096 | WebSocket connections in all: 503 |

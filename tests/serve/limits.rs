@@ -25,8 +25,12 @@ fn creations_a_minute_from_one_address_are_limited() {
         post(&server, "/api/games", json!({"mode": "local"}));
     }
     post(&server, "/api/load", json!({"text": "f5d6"}));
-    let (status, _, text) = http(&server, "POST", "/api/games", Some(r#"{"mode":"local"}"#));
+    let (status, head, text) = http(&server, "POST", "/api/games", Some(r#"{"mode":"local"}"#));
     assert_json_error(status, 429, &text);
+    assert!(
+        head.to_ascii_lowercase().contains("retry-after: 60"),
+        "{head}"
+    );
     let (status, _, text) = http(&server, "POST", "/api/load", Some(r#"{"text":"f5"}"#));
     assert_json_error(status, 429, &text);
     // Refused creations made nothing; the games made still play.

@@ -540,7 +540,46 @@ fn load_200_online_games_at_once() {
         p(1.0),
         rss_kib(&server).map_or("?".into(), |k| k.to_string())
     );
-    assert!(p(0.99) < 1000.0, "p99 under a second");
+    // The figures hold for an optimised build (see docs/benchmarks.md); a debug
+    // build only has to stay responsive.
+    let (p99_limit, rss_limit_mb) = if cfg!(debug_assertions) {
+        (1000.0, 1000)
+    } else {
+        (50.0, 300)
+    };
+    assert!(
+        p(0.99) < p99_limit,
+        "p99 {:.2} ms under {p99_limit} ms",
+        p(0.99)
+    );
+    if let Some(kib) = rss_kib(&server) {
+        assert!(
+            kib < rss_limit_mb * 1024,
+            "RSS {kib} KiB under {rss_limit_mb} MB"
+        );
+    }
+}
+
+/// CPU time (user + system, in clock ticks) of each thread of process `pid` by its name.
+fn thread_cpu_ticks(pid: u32) -> Vec<(String, u64)> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    tasks
+        .filter_map(|t| t.ok())
+        .filter_map(|t| {
+            let stat = std::fs::read_to_string(t.path().join("stat")).ok()?;
+            // The name is in parentheses; fields after it are space-separated, utime and
+            // stime being the 12th and 13th after the state.
+            let open = stat.find('(')?;
+            let close = stat.rfind(')')?;
+            let name = stat[open + 1..close].to_string();
+            let fields: Vec<&str> = stat[close + 2..].split_whitespace().collect();
+            let ticks =
+                fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+            Some((name, ticks))
+        })
+        .collect()
 }
 
 #[test]
@@ -578,9 +617,30 @@ fn load_20_engine_games_share_the_search_threads() {
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
     assert!(results.iter().all(|r| r["result"]["reason"] == "end"));
+    // Every search ran on the engines' search threads, one per pool worker: no more of them
+    // than --threads, and the other threads (HTTP, WebSocket, the store, the pool's own
+    // dispatch) spent a small part of the CPU time the searches did.
+    let ticks = thread_cpu_ticks(pid);
+    let searching = |n: &str| n.starts_with("outflank-search");
+    let search_threads = ticks.iter().filter(|(n, _)| searching(n)).count();
+    let search: u64 = ticks
+        .iter()
+        .filter(|(n, _)| searching(n))
+        .map(|(_, t)| t)
+        .sum();
+    let other: u64 = ticks
+        .iter()
+        .filter(|(n, _)| !searching(n))
+        .map(|(_, t)| t)
+        .sum();
+    assert!((1..=2).contains(&search_threads), "{ticks:?}");
+    assert!(
+        other * 5 < search,
+        "searches off the search threads? {ticks:?}"
+    );
+    let wall = started.elapsed().as_secs_f64();
     eprintln!(
-        "20 games against level 10 on 2 threads: {:.1} s; server RSS {} KiB",
-        started.elapsed().as_secs_f64(),
+        "20 games against level 10 on 2 threads: {wall:.1} s; CPU: {search_threads} search threads {search} ticks, other threads {other}; server RSS {} KiB",
         rss_kib(&server).map_or("?".into(), |k| k.to_string())
     );
 }

@@ -476,6 +476,60 @@ fn analysis_scores_every_move_and_hints_come_where_they_are_on() {
     next_of(&mut ws, "error");
 }
 
+/// The CPU time (clock ticks) the server's search threads have spent so far.
+fn search_ticks(server: &Server) -> u64 {
+    thread_cpu_ticks(server.child.id())
+        .iter()
+        .filter(|(n, _)| n.starts_with("outflank-search"))
+        .map(|(_, t)| t)
+        .sum()
+}
+
+#[test]
+fn an_abandoned_analysis_stops_its_search() {
+    let server = start(&temp_db("abandoned"), &["--threads", "1"]);
+    let created = post(&server, "/api/games", json!({"mode": "local"}));
+    let id = created["id"].as_str().unwrap().to_string();
+    let (mut ws, _) = hello(&server, &id, created["token"].as_str());
+    // Depth 20 for every move of this midgame position: 20 s or more of search, far longer
+    // than this test waits.
+    for mv in ["f5", "d6", "c3", "d3", "c4", "f4", "f6", "f3", "e6", "e7", "d7", "c6"] {
+        send(&mut ws, json!({"type": "move", "move": mv}));
+        next_of(&mut ws, "state");
+    }
+    send(&mut ws, json!({"type": "analyze", "depth": 20}));
+    std::thread::sleep(Duration::from_millis(500));
+    let before = search_ticks(&server);
+    std::thread::sleep(Duration::from_millis(1000));
+    let running = search_ticks(&server) - before;
+    assert!(
+        running >= 30,
+        "the analysis searches ({running} ticks in 1 s)"
+    );
+    ws.close(None).unwrap();
+    let _ = ws.flush();
+    drop(ws);
+    std::thread::sleep(Duration::from_millis(700));
+    let before = search_ticks(&server);
+    std::thread::sleep(Duration::from_millis(1500));
+    let after_leaving = search_ticks(&server) - before;
+    assert!(
+        after_leaving <= 5,
+        "the search stops when its game's only connection goes ({after_leaving} ticks in 1.5 s)"
+    );
+    // The one search thread is free for another game at once.
+    let other = post(&server, "/api/games", json!({"mode": "local"}));
+    let (mut ws, _) = hello(
+        &server,
+        other["id"].as_str().unwrap(),
+        other["token"].as_str(),
+    );
+    let t = Instant::now();
+    send(&mut ws, json!({"type": "analyze", "depth": 2}));
+    next_of(&mut ws, "analysis");
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+}
+
 /// The server's resident memory in KiB (Linux), when it can be read.
 fn rss_kib(server: &Server) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id())).ok()?;

@@ -758,3 +758,6 @@ async fn a_screenshot_of_the_page() {
         c.close().await.unwrap();
     });
 }
+
+#[path = "browser/review.rs"]
+mod review;

@@ -679,3 +679,6 @@ fn a_restart_while_the_engine_thinks_lets_it_move_again() {
     assert_eq!(s["ply"], 2, "the engine moved after the restart");
     assert_eq!(s["to_move"], "black");
 }
+
+#[path = "serve/review.rs"]
+mod review;

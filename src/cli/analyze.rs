@@ -47,7 +47,8 @@ pub struct Args {
     #[arg(long, default_value_t = 1, value_parser = count_range(64))]
     pub multipv: usize,
     /// Review the game: score every move played against the best move of its position
-    /// (all moves searched alike), with each player's losses.
+    /// (all moves searched alike, each position from a cleared hash table), with each
+    /// player's losses.
     #[arg(long, conflicts_with = "multipv")]
     pub game: bool,
     /// Print one JSON object per position.

@@ -97,7 +97,12 @@ function drawTable() {
     cell(tr, m.best ?? "-", "move");
     cell(tr, signed(m.best_score));
     cell(tr, m.loss === null ? "?" : String(m.loss), "loss");
-    tr.addEventListener("click", () => rv.hooks.view(m.ply - 1));
+    tr.addEventListener("click", () => {
+      rv.hooks.view(m.ply - 1);
+      const lost = m.loss === null ? "" : m.loss > 0 ? `, lost ${m.loss}` : ", the best";
+      $("review-info").textContent =
+        `Before move ${m.ply}: ${m.move} ${signed(m.score)} · best ${m.best ?? "-"} ${signed(m.best_score)}${lost}`;
+    });
     body.append(tr);
     const t = totals[m.player];
     if (t) {

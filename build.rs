@@ -50,8 +50,11 @@ fn main() {
 /// binary: `$OUT_DIR/page_files.rs` holds `PAGE_FILES`, each file's name and bytes. A file
 /// added to the folder is served at the next build, with no code to change.
 fn page_files() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/serve/page");
-    println!("cargo::rerun-if-changed={}", dir.display());
+    // Paths relative to the package: a target folder shared by two checkouts of the crate
+    // then sees each one's own files.
+    const PAGE: &str = "src/serve/page";
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(PAGE);
+    println!("cargo::rerun-if-changed={PAGE}");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .map(|entries| {
             entries
@@ -71,11 +74,10 @@ fn page_files() {
         "/// The page's files: name and bytes.\npub const PAGE_FILES: &[(&str, &[u8])] = &[\n",
     );
     for n in &names {
-        let path = dir.join(n);
-        println!("cargo::rerun-if-changed={}", path.display());
+        println!("cargo::rerun-if-changed={PAGE}/{n}");
         code.push_str(&format!(
-            "    ({n:?}, include_bytes!({:?})),\n",
-            path.display().to_string()
+            "    ({n:?}, include_bytes!(concat!(env!(\"CARGO_MANIFEST_DIR\"), {:?}))),\n",
+            format!("/{PAGE}/{n}")
         ));
     }
     code.push_str("];\n");

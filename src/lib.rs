@@ -12,6 +12,7 @@
 //!   undo, both clocks, the engine options, the move policy, the search worker thread.
 //! - [`protocol`]: the front-ends (GTP, NBoard, the terminal game), each a translation of its
 //!   protocol into calls on the controller.
+//! - [`review`]: a game review: each move played scored against the best one.
 //! - [`rng`]: the one seedable random generator.
 //! - [`arena`]: the match runner: engines as GTP/NBoard clients, refereed games, Elo, SPRT.
 //! - [`eval`]: the pattern evaluation and its weights files; [`train`]: the pipeline that
@@ -35,6 +36,7 @@ pub mod game;
 pub mod notation;
 pub mod perft;
 pub mod protocol;
+pub mod review;
 pub mod rng;
 pub mod search;
 pub mod serve;

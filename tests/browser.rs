@@ -761,3 +761,5 @@ async fn a_screenshot_of_the_page() {
 
 #[path = "browser/clocks.rs"]
 mod clocks;
+#[path = "browser/review.rs"]
+mod review;

@@ -493,7 +493,9 @@ fn an_abandoned_analysis_stops_its_search() {
     let (mut ws, _) = hello(&server, &id, created["token"].as_str());
     // Depth 20 for every move of this midgame position: 20 s or more of search, far longer
     // than this test waits.
-    for mv in ["f5", "d6", "c3", "d3", "c4", "f4", "f6", "f3", "e6", "e7", "d7", "c6"] {
+    for mv in [
+        "f5", "d6", "c3", "d3", "c4", "f4", "f6", "f3", "e6", "e7", "d7", "c6",
+    ] {
         send(&mut ws, json!({"type": "move", "move": mv}));
         next_of(&mut ws, "state");
     }
@@ -809,3 +811,6 @@ fn a_restart_while_the_engine_thinks_lets_it_move_again() {
     assert_eq!(s["ply"], 2, "the engine moved after the restart");
     assert_eq!(s["to_move"], "black");
 }
+
+#[path = "serve/review.rs"]
+mod review;

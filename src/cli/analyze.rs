@@ -8,6 +8,7 @@ use super::shards::{MergeOutput, ShardArgs};
 use crate::board::{Color, Move};
 use crate::game::Game;
 use crate::notation::{board_string, move_list, transcript};
+use crate::review::{Review, Reviewed};
 use crate::search::{Engine, Info, Limits, Solve};
 use crate::shard::{self, Shard, Step};
 use anyhow::Context;
@@ -46,7 +47,8 @@ pub struct Args {
     #[arg(long, default_value_t = 1, value_parser = count_range(64))]
     pub multipv: usize,
     /// Review the game: score every move played against the best move of its position
-    /// (all moves searched alike), with each player's losses.
+    /// (all moves searched alike, each position from a cleared hash table), with each
+    /// player's losses.
     #[arg(long, conflicts_with = "multipv")]
     pub game: bool,
     /// Print one JSON object per position.
@@ -196,10 +198,9 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         return run_shard(&a, &engine, &limits, &text, &games, shard);
     }
     // Each line starts from a cleared hash table, as in a shard: a line's result does not
-    // depend on the lines searched before it.
+    // depend on the lines searched before it (a review clears it before each position).
     if a.game {
         for (i, g) in games.iter().enumerate() {
-            engine.clear_hash();
             let summary = review(&engine, g, i + 1, &limits, a.json, &mut |s| print!("{s}"));
             if a.json {
                 eprintln!("{summary}");
@@ -290,24 +291,6 @@ pub fn merge(m: &shard::Merged) -> anyhow::Result<MergeOutput> {
     Ok(out)
 }
 
-/// One reviewed move: the position's search with every move scored.
-struct Reviewed {
-    ply: usize,
-    player: Color,
-    played: Move,
-    /// The played move's score, when the search got to it (a time or node limit may stop
-    /// it first).
-    score: Option<i32>,
-    info: Info,
-}
-
-impl Reviewed {
-    /// Discs (or win/loss/draw steps) the move gave away against the best one.
-    fn loss(&self) -> Option<i32> {
-        Some(self.info.best()?.score - self.score?)
-    }
-}
-
 /// A player's losses over a game: moves reviewed, the sum, moves that lost anything, and
 /// the worst move.
 #[derive(Default)]
@@ -345,9 +328,9 @@ impl Tally {
     }
 }
 
-/// Reviews game number `number`: searches the position before each move played (forced
-/// passes are skipped) with every legal move scored, and prints the played move against
-/// the best one, then each player's tally.
+/// Reviews game number `number` ([`Review`]: the position before each move played, forced
+/// passes skipped, searched from a cleared hash table with every legal move scored) and
+/// prints the played move against the best one, then each player's tally.
 /// The text goes to `emit` as it comes; the tally, the last line, is returned (for stdout, or
 /// stderr with JSON).
 fn review(
@@ -358,10 +341,8 @@ fn review(
     json_out: bool,
     emit: &mut dyn FnMut(&str),
 ) -> String {
-    let plies: Vec<usize> = (0..game.moves().len())
-        .filter(|&i| game.moves()[i] != Move::Pass)
-        .collect();
-    let pb = progress_bar(plies.len() as u64);
+    let mut review = Review::new(game.clone(), limits.clone());
+    let pb = progress_bar(review.total() as u64);
     let mut tallies = [Tally::default(), Tally::default()];
     if !json_out {
         let moves = transcript(game);
@@ -375,27 +356,13 @@ fn review(
         );
         pb.suspend(|| emit(&head));
     }
-    for i in plies {
-        let pos = game.positions()[i];
-        let played = game.moves()[i];
-        let limits = Limits {
-            multipv: pos.board.moves().count_ones() as usize,
-            ..limits.clone()
-        };
-        let info = engine.search(pos.board, &limits, &mut |_| {});
-        let score = info.lines.iter().find(|l| l.mv == played).map(|l| l.score);
-        let r = Reviewed {
-            ply: i + 1,
-            player: pos.to_move,
-            played,
-            score,
-            info,
-        };
-        tallies[usize::from(r.player == Color::White)].add(&r);
-        let line = render_reviewed(&r, number, &board_string(&pos), json_out);
+    review.run(engine, &mut |r| {
+        tallies[usize::from(r.player == Color::White)].add(r);
+        let board = board_string(&game.positions()[r.ply - 1]);
+        let line = render_reviewed(r, number, &board, json_out);
         pb.suspend(|| emit(&line));
         pb.inc(1);
-    }
+    });
     pb.finish_and_clear();
     format!(
         "game {number}: {}; {}",
@@ -407,7 +374,7 @@ fn review(
 /// A reviewed move as printed: a JSON line or a line of the table.
 fn render_reviewed(r: &Reviewed, number: usize, board: &str, json_out: bool) -> String {
     let info = &r.info;
-    let best = info.best();
+    let best = r.best();
     if json_out {
         return json!({
                 "game": number,

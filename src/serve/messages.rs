@@ -28,6 +28,12 @@ pub enum ClientMessage {
     },
     /// The engine's best move (`engine` with hints on).
     Hint,
+    /// Scores every move played so far against the best one at this depth (1-20); see
+    /// [`super::review`].
+    Review {
+        /// The depth.
+        depth: u32,
+    },
     /// The sender's colour resigns.
     Resign,
 }

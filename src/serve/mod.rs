@@ -8,6 +8,7 @@
 //! - [`registry`]: the games held, how a change goes (engine, store, connections).
 //! - [`engine`]: the engine's moves, analyses and hints, and their results.
 //! - [`room`]: one game, its seats and its rules; [`clocks`]: its players' clocks.
+//! - [`review`]: a game's review, each move against the best, on the pool.
 //! - [`pool`]: the engines, searching for every game in turn.
 //! - [`store`] and [`record`]: the games in SQLite.
 //! - [`limits`]: the server's limits (creations, games, connections) and their defaults.
@@ -21,6 +22,7 @@ pub mod messages;
 pub mod pool;
 pub mod record;
 pub mod registry;
+pub mod review;
 pub mod room;
 pub mod store;
 pub mod ws;

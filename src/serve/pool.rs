@@ -24,6 +24,8 @@ struct Pending<T> {
     limits: Limits,
     job: Job<T>,
     asked: Instant,
+    /// Search from a cleared hash table.
+    fresh: bool,
 }
 
 /// The queue the workers share.
@@ -103,6 +105,16 @@ where
     /// Queues a search for `game`, replacing the one it has waiting (the game keeps its place
     /// in the queue) and stopping the one it has running.
     pub fn submit(&self, game: K, board: Board, limits: Limits, job: Job<T>) {
+        self.queue(game, board, limits, job, false);
+    }
+
+    /// As [`Pool::submit`], but the search starts from a cleared hash table: its result does
+    /// not depend on what the worker searched before (a game review's searches).
+    pub fn submit_fresh(&self, game: K, board: Board, limits: Limits, job: Job<T>) {
+        self.queue(game, board, limits, job, true);
+    }
+
+    fn queue(&self, game: K, board: Board, limits: Limits, job: Job<T>, fresh: bool) {
         let mut q = self.shared.lock();
         stop_running(&mut q, &game);
         let pending = Pending {
@@ -110,6 +122,7 @@ where
             limits,
             job,
             asked: Instant::now(),
+            fresh,
         };
         if q.pending.insert(game.clone(), pending).is_none() {
             q.order.push_back(game);
@@ -210,7 +223,11 @@ fn work<K: Clone + Eq + Hash, T>(mut engine: Engine, shared: &Shared<K, T>) {
             mut limits,
             job,
             asked,
+            fresh,
         } = pending;
+        if fresh {
+            engine.clear_hash();
+        }
         // The time waited in the queue counts against the search's time (it is the mover's
         // clock's time too).
         if let Some(t) = limits.time {

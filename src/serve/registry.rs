@@ -31,6 +31,8 @@ pub enum Work {
         /// The ply of the position.
         ply: usize,
     },
+    /// A position of a game review ([`super::review`]).
+    Review,
 }
 
 /// A search's tag: its number in its game (only the latest one's result is wanted) and its
@@ -102,6 +104,7 @@ fn now() -> u64 {
 pub struct Registry {
     games: Mutex<HashMap<String, Arc<Live>>>,
     pub(super) pool: Pool<String, Tag>,
+    pub(super) reviews: super::review::Reviews,
     store: Store,
     options: Options,
     conns: AtomicU64,
@@ -124,6 +127,7 @@ impl Registry {
         let registry = Arc::new(Registry {
             games: Mutex::new(HashMap::new()),
             pool,
+            reviews: Default::default(),
             store,
             options,
             conns: AtomicU64::new(0),
@@ -134,7 +138,10 @@ impl Registry {
             .name("outflank-results".into())
             .spawn(move || {
                 while let Ok((id, done)) = rx.recv() {
-                    r.finished(&id, done);
+                    match done.job.tag.work {
+                        Work::Review => r.reviewed(&id, done),
+                        _ => r.finished(&id, done),
+                    }
                 }
             })?;
         registry.resume()?;
@@ -380,14 +387,16 @@ impl Registry {
             M::Resign => room.resign(seat_or("resign")?)?,
             M::Analyze { depth } => return self.analyze(&mut room, conn, depth),
             M::Hint => return self.hint(&mut room, seat, conn),
+            M::Review { depth } => return self.review(live, &mut room, conn, depth).map(|_| None),
         }
         self.changed(live, &mut room);
         Ok(None)
     }
 
-    /// Connection `conn` left: its analysis, if one runs, stops.
+    /// Connection `conn` left: its analysis or review, if one runs, stops.
     pub fn left(&self, live: &Live, conn: u64) {
         let mut room = live.room();
+        self.stop_review(&room.id, conn);
         if room.search.is_some() && !room.thinking && room.asker == Some(conn) {
             self.pool.cancel(&room.id);
             room.search = None;

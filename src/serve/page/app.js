@@ -6,6 +6,7 @@ import { BoardView, START, count, replay, squareIndex } from "/board.js";
 import { drawGraph } from "/graph.js";
 import { noteClocks, renderClocks } from "/clocks.js";
 import { postJson, setupGames, setupLoad, setupNewGame } from "/dialogs.js";
+import { onReviewMessage, renderReview, reviewRefused, setupReview } from "/review.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME = { black: "Black", white: "White" };
@@ -77,6 +78,7 @@ function connect() {
     }
     if (m.type === "state") onState(m);
     else if (m.type === "analysis") onAnalysis(m);
+    else if (m.type === "review" || m.type === "reviewing") onReviewMessage(m);
     else if (m.type === "error") onError(m.message);
   });
   ws.addEventListener("close", () => {
@@ -138,6 +140,7 @@ function onAnalysis(m) {
 
 function onError(msg) {
   app.pending = null;
+  reviewRefused();
   showError(msg);
   render(false);
 }
@@ -415,6 +418,7 @@ function render(animate) {
   if (s.mode === "online") $("link").value = `${location.origin}/g/${s.id || app.id}`;
 
   renderMoves(s);
+  renderReview(s, ply);
   $("nav-first").disabled = !app.positions || ply === 0;
   $("nav-back").disabled = !app.positions || ply === 0;
   $("nav-forward").disabled = live;
@@ -449,6 +453,7 @@ function main() {
   $("undo").addEventListener("click", () => send({ type: "undo" }));
   $("resign").addEventListener("click", armResign);
   $("analyze").addEventListener("click", analyze);
+  setupReview({ send, view, error: showError });
   $("clear-analysis").addEventListener("click", () => {
     app.analysis = null;
     render(false);

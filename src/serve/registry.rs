@@ -354,6 +354,7 @@ impl Registry {
         g.date = Some(ggf_date(room.created));
         g.black = Some(room.player(Color::Black, None));
         g.white = Some(room.player(Color::White, None));
+        g.time = room.time_control();
         if let Some(o) = room.outcome() {
             let margin = o.black as i32 - o.white as i32;
             g.result = Some(match o.reason.as_str() {

@@ -148,12 +148,7 @@ impl Room {
         options.plan.depth = None;
         options.plan.move_time = None;
         let mut controller = Controller::new(options);
-        if let Some((main, increment)) = time {
-            let control = TimeControl {
-                main: seconds(main),
-                increment: seconds(increment),
-                ..TimeControl::default()
-            };
+        if let Some(control) = time.map(time_control) {
             for color in [Color::Black, Color::White] {
                 controller.clock_mut().set_control(color, Some(control));
             }
@@ -185,6 +180,11 @@ impl Room {
         };
         room.sync_evals();
         room
+    }
+
+    /// The clock each player has, when the game has clocks.
+    pub fn time_control(&self) -> Option<TimeControl> {
+        self.time.map(time_control)
     }
 
     /// The game.
@@ -399,4 +399,13 @@ impl Room {
 /// At most 20 characters of `text`, for an error message.
 fn short(text: &str) -> String {
     text.chars().take(20).collect()
+}
+
+/// A game's clock from its seconds for the game and per move.
+fn time_control((main, increment): (f64, f64)) -> TimeControl {
+    TimeControl {
+        main: seconds(main),
+        increment: seconds(increment),
+        ..TimeControl::default()
+    }
 }

@@ -80,6 +80,15 @@ fn an_online_clock_runs_out_and_every_connection_is_told() {
     let (status, _, ggf) = http(&server, "GET", &format!("/api/games/{id}/ggf"), None);
     assert_eq!(status, 200);
     assert!(ggf.contains("RE[+62:t]"), "the result in the GGF: {ggf}");
+    let game = outflank::notation::ggf::parse_ggf(&ggf).expect("a GGF game");
+    for color in [outflank::board::Color::Black, outflank::board::Color::White] {
+        let clock = game.clock(color).expect("the clock in the GGF");
+        assert_eq!(
+            (clock.main, clock.increment),
+            (Duration::from_secs(4), Duration::from_secs(3)),
+            "{ggf}"
+        );
+    }
 }
 
 #[test]

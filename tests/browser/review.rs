@@ -167,6 +167,32 @@ async fn the_review_of_a_loaded_game_shows_the_numbers_of_analyze_game() {
             false,
             "the reviewed move's position",
         );
+        // The board scores the move played and the best one, as the row says.
+        let score_of = |square: &str| {
+            s.squares
+                .iter()
+                .find(|q| q.0 == square)
+                .and_then(|q| q.3)
+                .map(|x| x.to_string())
+        };
+        let scored: Vec<&str> = s
+            .squares
+            .iter()
+            .filter(|q| q.3.is_some())
+            .map(|q| q.0.as_str())
+            .collect();
+        assert_eq!(
+            scored.len(),
+            2,
+            "the played and the best move scored: {scored:?}"
+        );
+        assert_eq!(score_of(&worst.0[1]), Some(worst.0[2].clone()), "{worst:?}");
+        assert_eq!(score_of(&worst.0[3]), Some(worst.0[4].clone()), "{worst:?}");
+        let best = c
+            .find(Locator::Css(&format!(".sq[data-sq=\"{}\"]", worst.0[3])))
+            .await
+            .unwrap();
+        assert_eq!(best.attr("data-hint").await.unwrap().as_deref(), Some("1"));
         let current = c
             .find_all(Locator::Css("#review-body tr.rv.current"))
             .await

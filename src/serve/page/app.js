@@ -6,7 +6,7 @@ import { BoardView, START, count, replay, squareIndex } from "/board.js";
 import { drawGraph } from "/graph.js";
 import { noteClocks, renderClocks } from "/clocks.js";
 import { postJson, setupGames, setupLoad, setupNewGame } from "/dialogs.js";
-import { onReviewMessage, renderReview, reviewRefused, setupReview } from "/review.js";
+import { onReviewMessage, renderReview, reviewMarks, reviewRefused, setupReview } from "/review.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME = { black: "Black", white: "White" };
@@ -369,6 +369,14 @@ function render(animate) {
   if (live && a && a.ply === s.ply) {
     if (a.kind === "hint") hintSq = a.moves.length ? a.moves[0].move : null;
     else scores = new Map(a.moves.map((m) => [m.move, m.score]));
+  }
+  if (!live) {
+    // A reviewed move's position: the move played and the best one, scored.
+    const marks = reviewMarks(ply, s.moves);
+    if (marks) {
+      scores = marks.scores;
+      hintSq = marks.best;
+    }
   }
   const typed = squareIndex(app.typed.slice(-2)) >= 0 ? app.typed.slice(-2) : null;
   board.draw(boardNow, { legal, last, animate: animate && live, scores, hint: hintSq, typed });

@@ -122,6 +122,20 @@ function drawTable() {
   $("review-panel").hidden = false;
 }
 
+/**
+ * What the review says of the position at `ply` of the game whose moves are `moves`: the
+ * move played from it and the best move, with their scores (shown on the squares, the best
+ * one marked), or null when that move was not reviewed or the game changed since.
+ */
+export function reviewMarks(ply, moves) {
+  const m = rv.review && rv.review.moves.find((x) => x.ply - 1 === ply);
+  if (!m || moves[ply] !== m.move) return null;
+  const scores = new Map();
+  if (m.best && m.best_score !== null) scores.set(m.best, m.best_score);
+  if (m.score !== null) scores.set(m.move, m.score);
+  return { scores, best: m.best };
+}
+
 /** Draws what depends on the game: whether a review may be asked, the row of the ply shown. */
 export function renderReview(s, viewPly) {
   // The server reviews where it analyses: a two-player game, a game against the engine

@@ -32,18 +32,7 @@ impl Registry {
         conn: u64,
         depth: u32,
     ) -> Result<Option<ServerMessage>, String> {
-        if !(1..=MAX_ANALYSIS_DEPTH).contains(&depth) {
-            return Err(format!("depth must be 1 to {MAX_ANALYSIS_DEPTH}"));
-        }
-        let allowed = match room.mode {
-            _ if room.is_over() => true,
-            Mode::Local => true,
-            Mode::Engine => room.hints,
-            Mode::Online => false,
-        };
-        if !allowed {
-            return Err("analysis is off in this game until it ends".into());
-        }
+        may_analyze(room, depth, "analysis")?;
         self.may_search(room)?;
         let pos = room.game().position();
         let limits = Limits {
@@ -187,5 +176,26 @@ fn analysis(room: &mut Room, ply: usize, info: &Info) -> ServerMessage {
                 score: l.score,
             })
             .collect(),
+    }
+}
+
+/// Whether `room` may be searched for the players at `depth` (an analysis, a review): a depth
+/// of 1 to [`MAX_ANALYSIS_DEPTH`], in a two-player game, a game against the engine with hints
+/// on, or any game once over (never an online game under way). `what` names the request in
+/// the error.
+pub(super) fn may_analyze(room: &Room, depth: u32, what: &str) -> Result<(), String> {
+    if !(1..=MAX_ANALYSIS_DEPTH).contains(&depth) {
+        return Err(format!("depth must be 1 to {MAX_ANALYSIS_DEPTH}"));
+    }
+    let allowed = match room.mode {
+        _ if room.is_over() => true,
+        Mode::Local => true,
+        Mode::Engine => room.hints,
+        Mode::Online => false,
+    };
+    if allowed {
+        Ok(())
+    } else {
+        Err(format!("{what} is off in this game until it ends"))
     }
 }

@@ -10,9 +10,9 @@
 //! goes. Each position searched sends the asker `{"type": "reviewing", "done", "total"}`; the
 //! last one `{"type": "review", "depth", "moves": [...]}`.
 
-use super::engine::MAX_ANALYSIS_DEPTH;
+use super::engine::may_analyze;
 use super::registry::{Live, Note, Registry, Tag, Work};
-use super::room::{Mode, Room, move_name};
+use super::room::{Room, move_name};
 use crate::controller::{Finished, Job};
 use crate::review::{Review, Reviewed};
 use crate::search::Limits;
@@ -132,18 +132,7 @@ impl Registry {
         conn: u64,
         depth: u32,
     ) -> Result<(), String> {
-        if !(1..=MAX_ANALYSIS_DEPTH).contains(&depth) {
-            return Err(format!("depth must be 1 to {MAX_ANALYSIS_DEPTH}"));
-        }
-        let allowed = match room.mode {
-            _ if room.is_over() => true,
-            Mode::Local => true,
-            Mode::Engine => room.hints,
-            Mode::Online => false,
-        };
-        if !allowed {
-            return Err("the review is off in this game until it ends".into());
-        }
+        may_analyze(room, depth, "the review")?;
         let limits = Limits {
             depth: Some(depth),
             time: Some(POSITION_TIME),

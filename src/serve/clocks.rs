@@ -260,6 +260,25 @@ pub async fn referee(registry: Arc<Registry>) {
     }
 }
 
+/// How often the running clocks are written: a server killed without warning loses at most
+/// this much of a running turn.
+pub const SAVE_EVERY: Duration = Duration::from_secs(5);
+
+/// Writes the games whose clock runs every [`SAVE_EVERY`] until the server stops.
+pub async fn keeper(registry: Arc<Registry>) {
+    let mut tick = tokio::time::interval(SAVE_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // The first tick is at once.
+    tick.tick().await;
+    loop {
+        tick.tick().await;
+        let registry = registry.clone();
+        if let Err(e) = tokio::task::spawn_blocking(move || registry.save_clocks()).await {
+            log::warn!("writing the running clocks failed: {e}");
+        }
+    }
+}
+
 impl Registry {
     /// Keeps game `room`'s clock after a change: its turn, and its deadline with the referee.
     pub(super) fn keep_time(&self, room: &mut Room) {

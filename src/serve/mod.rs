@@ -136,6 +136,7 @@ async fn serve(config: Config, registry: Arc<Registry>) -> anyhow::Result<()> {
         open_browser(&url);
     }
     tokio::spawn(clocks::referee(registry.clone()));
+    tokio::spawn(clocks::keeper(registry.clone()));
     let app = Arc::new(App {
         registry: registry.clone(),
         gate: Arc::new(limits::Gate::new(config.limits)),

@@ -202,6 +202,17 @@ fn clocks_survive_a_restart() {
         "the running turn's time written at the stop: {after} then {again}"
     );
     assert!((clock(&again, "white") - w).abs() < 0.2, "{again}");
+    // Killed without warning seven seconds into black's turn: the running clocks are written
+    // every five seconds, so at least five of those seconds are kept.
+    std::thread::sleep(Duration::from_secs(7));
+    drop(server);
+    let server = start(&db, &[]);
+    let (_ws, last) = hello(&server, &id, Some(&token));
+    let spent = clock(&again, "black") - clock(&last, "black");
+    assert!(
+        (4.5..9.0).contains(&spent),
+        "the running turn's time written while it ran: {again} then {last}"
+    );
 }
 
 #[test]

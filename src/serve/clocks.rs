@@ -82,10 +82,13 @@ impl Room {
     fn wanted_turn(&self) -> Option<(usize, Color)> {
         let waiting = self.mode == Mode::Online
             && (self.tokens[Color::Black].is_none() || self.tokens[Color::White].is_none());
-        if !self.timed() || self.is_over() || waiting {
+        let to_move = self.game().to_move();
+        // A colour without a clock (the engine at a level) has no turn to time.
+        let clocked = self.controller.clock().left(to_move).is_some();
+        if !self.timed() || self.is_over() || waiting || !clocked {
             return None;
         }
-        Some((self.game().len(), self.game().to_move()))
+        Some((self.game().len(), to_move))
     }
 
     /// Charges the running clock the time of its turn so far (no increment: no move was
@@ -335,6 +338,7 @@ mod tests {
             None,
             10,
             time,
+            false,
             false,
         );
         r.tokens = ByColor::new(Some("b".into()), Some("w".into()));

@@ -32,6 +32,9 @@ pub struct Record {
     pub engine: Option<String>,
     /// The engine's level.
     pub level: u32,
+    /// The engine plays at its level though the game has clocks (only the person's runs).
+    #[serde(default)]
+    pub level_on_clock: bool,
     /// The clocks (seconds, increment).
     pub time: Option<(f64, f64)>,
     /// Seconds left on each colour's clock when written (the running one's time taken off).
@@ -74,6 +77,7 @@ impl Record {
             ],
             engine: room.engine.map(|c| c.name().to_string()),
             level: room.level,
+            level_on_clock: room.level_on_clock,
             time: room.time,
             clocks: [
                 room.clock_left(Color::Black, now),
@@ -107,6 +111,7 @@ impl Record {
             engine,
             self.level,
             self.time,
+            self.level_on_clock,
             self.hints,
         );
         let mut movers = self.movers.chars();

@@ -112,6 +112,16 @@ pub struct Registry {
     pub(super) referee: super::clocks::Referee,
 }
 
+/// A new game's engine level and clocks.
+struct Strength {
+    /// The engine's level.
+    level: u32,
+    /// Each player's clock: seconds for the game and per move.
+    time: Option<(f64, f64)>,
+    /// The engine plays at `level` though the game has clocks.
+    level_on_clock: bool,
+}
+
 impl Registry {
     /// A registry over `store`, searching with `threads` engines made from `options`; the
     /// games of the store are resumed (the engine searches where it is to move).
@@ -223,6 +233,9 @@ impl Registry {
                 parse_color(c).ok_or_else(|| refused(400, "color must be black or white"))?
             }
         };
+        // A level with a clock: the engine plays at the level and only the person has a
+        // clock; a clock alone: the engine plays on its clock.
+        let level_on_clock = req.level.is_some();
         let level = req.level.unwrap_or(10);
         if !(1..=60).contains(&level) {
             return Err(refused(400, "level must be 1 to 60"));
@@ -243,13 +256,23 @@ impl Registry {
         };
         let engine = (mode == Mode::Engine).then(|| color.opposite());
         let hints = req.hints.unwrap_or(false);
-        self.open_room(mode, color, game, engine, level, time, hints)
+        let strength = Strength {
+            level,
+            time,
+            level_on_clock,
+        };
+        self.open_room(mode, color, game, engine, strength, hints)
     }
 
     /// Loads a GGF game or a transcript as a `local` game.
     pub fn load_text(&self, text: &str) -> Result<Seated, Refused> {
         let game = parse_position(text.trim()).map_err(|e| refused(400, e.to_string()))?;
-        self.open_room(Mode::Local, Color::Black, game, None, 10, None, true)
+        let strength = Strength {
+            level: 10,
+            time: None,
+            level_on_clock: false,
+        };
+        self.open_room(Mode::Local, Color::Black, game, None, strength, true)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -259,8 +282,7 @@ impl Registry {
         color: Color,
         game: crate::game::Game,
         engine: Option<Color>,
-        level: u32,
-        time: Option<(f64, f64)>,
+        strength: Strength,
         hints: bool,
     ) -> Result<Seated, Refused> {
         if self.games().len() >= MAX_GAMES {
@@ -275,8 +297,9 @@ impl Registry {
             self.options.clone(),
             game,
             engine,
-            level,
-            time,
+            strength.level,
+            strength.time,
+            strength.level_on_clock,
             hints,
         );
         let seat = match mode {

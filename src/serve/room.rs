@@ -109,6 +109,8 @@ pub struct Room {
     /// The clocks (both colours'): seconds for the game and added per move; the engine, when
     /// it plays, plays on its clock instead of a level.
     pub time: Option<(f64, f64)>,
+    /// The engine plays at its level in a game with clocks: only the person has one.
+    pub level_on_clock: bool,
     /// Whose clock runs since when (see [`super::clocks`]).
     pub turn: Option<Turn>,
     /// A loss on time (the colour whose clock ran out).
@@ -142,15 +144,21 @@ impl Room {
         engine: Option<Color>,
         level: u32,
         time: Option<(f64, f64)>,
+        level_on_clock: bool,
         hints: bool,
     ) -> Room {
-        options.plan.level = time.is_none().then(|| Level::new(level));
+        let level_on_clock = level_on_clock && engine.is_some() && time.is_some();
+        let engine_clock = time.is_some() && !level_on_clock;
+        options.plan.level = (!engine_clock).then(|| Level::new(level));
         options.plan.depth = None;
         options.plan.move_time = None;
         let mut controller = Controller::new(options);
         if let Some(control) = time.map(time_control) {
             for color in [Color::Black, Color::White] {
-                controller.clock_mut().set_control(color, Some(control));
+                // The engine at a level has no clock: only the person's runs.
+                if !(level_on_clock && engine == Some(color)) {
+                    controller.clock_mut().set_control(color, Some(control));
+                }
             }
         }
         controller.set_game(Game::new(game.start()));
@@ -168,6 +176,7 @@ impl Room {
             engine,
             level,
             time,
+            level_on_clock,
             turn: None,
             timed_out: None,
             hints,
@@ -341,8 +350,10 @@ impl Room {
     pub fn player(&self, color: Color, viewer: Option<Seat>) -> String {
         if self.engine == Some(color) {
             return match self.time {
-                Some((main, inc)) => format!("Outflank ({main}s + {inc}s)"),
-                None => format!("Outflank level {}", self.level),
+                Some((main, inc)) if !self.level_on_clock => {
+                    format!("Outflank ({main}s + {inc}s)")
+                }
+                _ => format!("Outflank level {}", self.level),
             };
         }
         if viewer.is_some_and(|s| s.plays(color)) {

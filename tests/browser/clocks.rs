@@ -113,6 +113,26 @@ async fn both_clocks_are_drawn_and_the_running_one_ticks() {
         let (b, w) = clocks(&c).await;
         assert_eq!(b.left, Some(0.0), "{b:?}");
         assert!(!b.running && !w.running, "no clock runs once over");
+        // Against the engine at a level with a clock: the person's clock alone.
+        c.goto(&format!("{}/", server.url)).await.unwrap();
+        click(&c, "#new-form input[name=mode][value=engine]").await;
+        c.find(Locator::Css("#new-form select[name=color]"))
+            .await
+            .unwrap()
+            .select_by_value("black")
+            .await
+            .unwrap();
+        click(&c, "#new-form input[name=clocked]").await;
+        fill(&c, "#new-form input[name=time]", "1").await;
+        click(&c, "#new-form input[name=strength][value=level]").await;
+        fill(&c, "#new-form input[name=level]", "1").await;
+        click(&c, "#new-start").await;
+        wait_for(&c, "a game against level 1", |s| s.you == "black").await;
+        let (b, w) = wait_clocks(&c, "the person's clock alone", |b, w| {
+            b.shown && b.running && !w.shown
+        })
+        .await;
+        assert!(b.left.is_some_and(|l| l <= 60.0), "{b:?} {w:?}");
         c.close().await.unwrap();
     });
 }

@@ -232,3 +232,60 @@ fn bad_clocks_are_refused() {
     let (_, s) = hello(&server, untimed["id"].as_str().unwrap(), None);
     assert!(s["clocks"].is_null(), "time 0: no clock: {s}");
 }
+
+#[test]
+fn an_engine_at_a_level_has_no_clock_and_the_person_has_one() {
+    let db = temp_db("clock-level");
+    let server = start(&db, &["--book", "off"]);
+    let created = post(
+        &server,
+        "/api/games",
+        json!({"mode": "engine", "color": "black", "level": 1, "time": 60, "increment": 2}),
+    );
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    let (mut ws, s) = hello(&server, &id, Some(&token));
+    assert_eq!(s["players"]["white"], "Outflank level 1", "{s}");
+    assert!(
+        s["clocks"]["white"].is_null(),
+        "the engine has no clock: {s}"
+    );
+    assert_eq!(s["clocks"]["running"], "black", "{s}");
+    std::thread::sleep(Duration::from_millis(1200));
+    send(&mut ws, json!({"type": "move", "move": "f5"}));
+    // The engine's reply: no clock runs while it thinks, and the person's turn starts again.
+    let replied = loop {
+        let s = next_of(&mut ws, "state");
+        if s["ply"] == 2 {
+            break s;
+        }
+        assert!(
+            s["clocks"]["running"].is_null(),
+            "no clock runs for the engine: {s}"
+        );
+    };
+    assert!(replied["clocks"]["white"].is_null(), "{replied}");
+    assert_eq!(replied["clocks"]["running"], "black", "{replied}");
+    let black = clock(&replied, "black");
+    assert!(
+        (55.0..=60.9).contains(&black),
+        "60 s, about one spent, 2 s added: {replied}"
+    );
+    // A restart keeps the engine at its level, without a clock.
+    drop(ws);
+    drop(server);
+    let server = start(&db, &["--book", "off"]);
+    let (mut ws, s) = hello(&server, &id, Some(&token));
+    assert_eq!(s["players"]["white"], "Outflank level 1", "{s}");
+    assert!(s["clocks"]["white"].is_null(), "{s}");
+    assert_eq!(s["clocks"]["running"], "black", "{s}");
+    let legal = legal(&s);
+    send(&mut ws, json!({"type": "move", "move": legal[0]}));
+    let s = loop {
+        let s = next_of(&mut ws, "state");
+        if s["ply"] == 4 {
+            break s;
+        }
+    };
+    assert_eq!(s["clocks"]["running"], "black", "{s}");
+}

@@ -44,11 +44,11 @@ export function setupNewGame(onGame) {
     dlg.classList.toggle("strength-clock", clock);
   };
   form.addEventListener("change", (e) => {
-    // Against Outflank a clock is its strength (it plays on its clock, not a level): the
-    // clock and the strength go together.
+    // Against Outflank, it plays at a level (a clock, if any, is the person's only) or on a
+    // clock of its own: playing on its clock needs the clock.
     const f = form.elements;
-    if (e.target === f.clocked) f.strength.value = f.clocked.checked ? "clock" : "level";
-    else if (e.target.name === "strength") f.clocked.checked = f.strength.value === "clock";
+    if (e.target === f.clocked && !f.clocked.checked) f.strength.value = "level";
+    else if (e.target.name === "strength" && f.strength.value === "clock") f.clocked.checked = true;
     sync();
   });
   $("new-cancel").addEventListener("click", () => dlg.close());
@@ -61,9 +61,9 @@ export function setupNewGame(onGame) {
       // Minutes to whole seconds; at least one.
       body.time = Math.max(1, Math.round(Number(f.time.value) * 60) || 0);
       body.increment = Math.max(0, Number(f.increment.value) || 0);
-    } else if (mode === "engine") {
-      body.level = Number(f.level.value);
     }
+    // A level with a clock: only the person's clock runs.
+    if (mode === "engine" && f.strength.value === "level") body.level = Number(f.level.value);
     const start = f.start.value.trim();
     if (start) body.start = start;
     showError(err, "");

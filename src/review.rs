@@ -68,11 +68,6 @@ impl Review {
         }
     }
 
-    /// The game reviewed.
-    pub fn game(&self) -> &Game {
-        &self.game
-    }
-
     /// The number of moves to review (passes are not).
     pub fn total(&self) -> usize {
         self.plies.len()

@@ -327,6 +327,7 @@ mod tests {
     use crate::board::ByColor;
     use crate::controller::{Mover, Options};
     use crate::game::Game;
+    use crate::serve::room::Strength;
 
     fn room(mode: Mode, time: Option<(f64, f64)>) -> Room {
         let mut r = Room::new(
@@ -336,9 +337,11 @@ mod tests {
             Options::default(),
             Game::default(),
             None,
-            10,
-            time,
-            false,
+            Strength {
+                level: 10,
+                time,
+                level_on_clock: false,
+            },
             false,
         );
         r.tokens = ByColor::new(Some("b".into()), Some("w".into()));

@@ -10,7 +10,7 @@
 //!
 //! A refusal is an HTTP error with `{"error": "..."}`, and changes nothing.
 
-use super::registry::Refused;
+use super::registry::{Refused, refused};
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -93,10 +93,6 @@ pub fn client_key(addr: IpAddr) -> IpAddr {
     }
 }
 
-fn refused(status: u16, message: String) -> Refused {
-    Refused { status, message }
-}
-
 impl Gate {
     /// A gate with these limits, nothing counted yet.
     pub fn new(limits: Limits) -> Gate {
@@ -105,11 +101,6 @@ impl Gate {
             creations: Mutex::new(HashMap::new()),
             connections: Mutex::new(Connections::default()),
         }
-    }
-
-    /// The limits.
-    pub fn limits(&self) -> Limits {
-        self.limits
     }
 
     fn connections(&self) -> MutexGuard<'_, Connections> {

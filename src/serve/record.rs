@@ -1,7 +1,7 @@
 //! What the store keeps of a game ([`Record`]): enough to rebuild its [`Room`] after a
 //! restart, the moves with who played each, the clocks and the seats' tokens.
 
-use super::room::{Mode, Room, move_name, parse_color};
+use super::room::{Mode, Room, Strength, move_name, parse_color};
 use crate::board::{Color, Move};
 use crate::controller::{Mover, Options};
 use crate::game::Game;
@@ -109,9 +109,11 @@ impl Record {
             options,
             Game::new(start),
             engine,
-            self.level,
-            self.time,
-            self.level_on_clock,
+            Strength {
+                level: self.level,
+                time: self.time,
+                level_on_clock: self.level_on_clock,
+            },
             self.hints,
         );
         let mut movers = self.movers.chars();

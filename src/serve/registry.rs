@@ -6,7 +6,7 @@
 use super::messages::{CreateRequest, Listed, Seated, ServerMessage};
 use super::pool::Pool;
 use super::record::Record;
-use super::room::{Mode, Room, Seat, parse_color};
+use super::room::{Mode, Room, Seat, Strength, parse_color};
 use super::store::{Store, StoreError};
 use crate::board::{ByColor, Color};
 use crate::controller::{Finished, Options};
@@ -80,7 +80,7 @@ pub struct Refused {
     pub message: String,
 }
 
-fn refused(status: u16, message: impl Into<String>) -> Refused {
+pub(super) fn refused(status: u16, message: impl Into<String>) -> Refused {
     Refused {
         status,
         message: message.into(),
@@ -110,16 +110,6 @@ pub struct Registry {
     conns: AtomicU64,
     /// The deadlines of the running clocks.
     pub(super) referee: super::clocks::Referee,
-}
-
-/// A new game's engine level and clocks.
-struct Strength {
-    /// The engine's level.
-    level: u32,
-    /// Each player's clock: seconds for the game and per move.
-    time: Option<(f64, f64)>,
-    /// The engine plays at `level` though the game has clocks.
-    level_on_clock: bool,
 }
 
 impl Registry {
@@ -275,7 +265,6 @@ impl Registry {
         self.open_room(Mode::Local, Color::Black, game, None, strength, true)
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn open_room(
         &self,
         mode: Mode,
@@ -297,9 +286,7 @@ impl Registry {
             self.options.clone(),
             game,
             engine,
-            strength.level,
-            strength.time,
-            strength.level_on_clock,
+            strength,
             hints,
         );
         let seat = match mode {

@@ -106,8 +106,8 @@ pub struct Room {
     pub engine: Option<Color>,
     /// The engine's level.
     pub level: u32,
-    /// The clocks (both colours'): seconds for the game and added per move; the engine, when
-    /// it plays, plays on its clock instead of a level.
+    /// The clocks: seconds for the game and added per move; the engine, when it plays, plays
+    /// on its clock instead of a level unless [`Room::level_on_clock`].
     pub time: Option<(f64, f64)>,
     /// The engine plays at its level in a game with clocks: only the person has one.
     pub level_on_clock: bool,
@@ -131,6 +131,17 @@ pub struct Room {
     pub seq: u64,
 }
 
+/// A new game's engine level and clocks ([`Room::new`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Strength {
+    /// The engine's level.
+    pub level: u32,
+    /// Each player's clock: seconds for the game and per move.
+    pub time: Option<(f64, f64)>,
+    /// The engine plays at `level` though the game has clocks (only the person's runs).
+    pub level_on_clock: bool,
+}
+
 impl Room {
     /// A new game of `mode` from `game`, with the engine options `options` (the level and
     /// clock set here).
@@ -142,11 +153,14 @@ impl Room {
         mut options: Options,
         game: Game,
         engine: Option<Color>,
-        level: u32,
-        time: Option<(f64, f64)>,
-        level_on_clock: bool,
+        strength: Strength,
         hints: bool,
     ) -> Room {
+        let Strength {
+            level,
+            time,
+            level_on_clock,
+        } = strength;
         let level_on_clock = level_on_clock && engine.is_some() && time.is_some();
         let engine_clock = time.is_some() && !level_on_clock;
         options.plan.level = (!engine_clock).then(|| Level::new(level));

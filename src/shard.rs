@@ -638,7 +638,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// The identity of a set of weights in a run's settings: the sha256 of all its values.
 pub fn weights_id(w: &crate::eval::Weights) -> String {
-    let bytes: Vec<u8> = (0..crate::eval::PHASES)
+    let bytes: Vec<u8> = (0..w.phases())
         .flat_map(|p| w.block(p).iter().flat_map(|v| v.to_le_bytes()))
         .collect();
     sha256_hex(&bytes)

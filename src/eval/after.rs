@@ -5,9 +5,7 @@
 //! update their patterns move by move.
 
 use super::pattern::{INSTANCE_COUNT, instances, pow3};
-use super::{
-    INSTANCE_OFFSETS, Weights, bias_index, fast_eval, indices, legal, mobility_entry, phase,
-};
+use super::{INSTANCE_OFFSETS, Weights, bias_index, fast_eval, indices, legal, mobility_entry};
 #[cfg(target_arch = "x86_64")]
 use crate::board::avx2;
 use crate::board::{Board, play_and_moves};
@@ -77,7 +75,7 @@ impl Weights {
         }
         #[cfg(not(target_arch = "x86_64"))]
         indices::<false>(p, o, &mut idx);
-        let block = self.block(phase(board.empty_count().saturating_sub(1)));
+        let block = self.block(self.phase(board.empty_count().saturating_sub(1)));
         let mut packed = [0u64; WORDS];
         let mut weight = [0i16; INSTANCE_COUNT];
         let mut sum = 0;
@@ -242,12 +240,14 @@ mod tests {
     fn every_child_matches_the_full_evaluation() {
         let w = shipped_weights();
         let hand = Weights::hand_set();
+        // One phase per number of empties: the children's block is not the parent's.
+        let fine = crate::eval::tests::random_weights(1, 3);
         let mut rng = Rng::new(0x5851_F42D_4C95_7F2D);
         let mut children = 0;
         for _ in 0..400 {
             let target = 1 + rng.below(59) as u32;
             let b = random_board(&mut rng, target);
-            for weights in [&*w, &hand] {
+            for weights in [&*w, &hand, &fine] {
                 let after = weights.after(&b);
                 for sq in crate::board::Square::iter(b.moves()) {
                     let c = b.play(sq).expect("a legal move");
@@ -263,7 +263,7 @@ mod tests {
                 }
             }
         }
-        assert!(children > 2000, "{children}");
+        assert!(children > 3000, "{children}");
     }
 
     #[test]

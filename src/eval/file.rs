@@ -6,7 +6,8 @@
 //! junk after the end and a changed byte are each refused with one line naming the fault.
 //! The stream holds the payload:
 //!
-//! - `u32` format version (2), `u32` phases, `u32` empties per phase, `u32` families, then for
+//! - `u32` format version (2), `u32` phases, `u32` empties per phase (4 for 15 phases, 1 for
+//!   one phase per number of empties), `u32` families, then for
 //!   each family its name (`u8` length, bytes) and its number of squares (`u8`), then `u32`
 //!   mobility span;
 //! - for each phase: each family's table, listing only the entries whose index is its own
@@ -19,7 +20,7 @@
 //! would tell a damaged one from a sound one.
 
 use super::pattern::{FAMILIES, FAMILY_COUNT, canonical_map, table_size};
-use super::{EMPTIES_PER_PHASE, LAYOUT, MOBILITY_SPAN, PHASES, Weights};
+use super::{LAYOUT, MOBILITY_SPAN, Weights, phases_of};
 use crate::checksum::fnv1a;
 use anyhow::{Context, bail, ensure};
 use std::path::Path;
@@ -44,8 +45,8 @@ fn payload(w: &Weights) -> Vec<u8> {
     let mut out = Vec::new();
     let put32 = |out: &mut Vec<u8>, v: u32| out.extend_from_slice(&v.to_le_bytes());
     put32(&mut out, VERSION);
-    put32(&mut out, PHASES as u32);
-    put32(&mut out, EMPTIES_PER_PHASE);
+    put32(&mut out, w.phases() as u32);
+    put32(&mut out, w.empties_per_phase());
     put32(&mut out, FAMILY_COUNT as u32);
     for f in FAMILIES.iter() {
         out.push(f.name.len() as u8);
@@ -54,7 +55,7 @@ fn payload(w: &Weights) -> Vec<u8> {
     }
     put32(&mut out, MOBILITY_SPAN as u32);
     let canon = canonical_map();
-    for p in 0..PHASES {
+    for p in 0..w.phases() {
         let b = w.block(p);
         for (f, map) in canon.iter().enumerate() {
             let t = &b[LAYOUT.offsets[f]..LAYOUT.offsets[f] + table_size(f)];
@@ -170,8 +171,9 @@ pub fn decode(bytes: &[u8]) -> anyhow::Result<Weights> {
     );
     let (phases, per_phase, families) = (r.u32()?, r.u32()?, r.u32()?);
     ensure!(
-        phases as usize == PHASES && per_phase == EMPTIES_PER_PHASE,
-        "the weights file has {phases} phases of {per_phase} empties, this build {PHASES} of {EMPTIES_PER_PHASE}"
+        (1..=60).contains(&per_phase) && phases as usize == phases_of(per_phase),
+        "the weights file has {phases} phases of {per_phase} empties: this build reads phases \
+         of 1 to 60 empties that cover 60 empties"
     );
     ensure!(
         families as usize == FAMILY_COUNT,
@@ -195,8 +197,8 @@ pub fn decode(bytes: &[u8]) -> anyhow::Result<Weights> {
         "the mobility table size differs"
     );
     let canon = canonical_map();
-    let mut w = Weights::zero();
-    for p in 0..PHASES {
+    let mut w = Weights::zero_with(per_phase);
+    for p in 0..w.phases() {
         let b = w.block_mut(p);
         for (f, map) in canon.iter().enumerate() {
             let t = &mut b[LAYOUT.offsets[f]..LAYOUT.offsets[f] + table_size(f)];
@@ -247,6 +249,22 @@ mod tests {
         assert_eq!(decode(&bytes).unwrap(), w);
         // Deterministic.
         assert_eq!(encode(&w), bytes);
+    }
+
+    #[test]
+    fn round_trip_of_one_phase_per_empties() {
+        let mut w = Weights::zero_with(1);
+        assert_eq!(w.phases(), 60);
+        for p in 0..60 {
+            w.block_mut(p)[LAYOUT.mobility + 40] = p as i16 - 30;
+        }
+        let back = decode(&encode(&w)).unwrap();
+        assert_eq!(back, w);
+        assert_eq!(back.phase(0), 0);
+        assert_eq!(back.phase(1), 0);
+        assert_eq!(back.phase(2), 1);
+        assert_eq!(back.phase(60), 59);
+        assert_ne!(back, Weights::zero());
     }
 
     #[test]

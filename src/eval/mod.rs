@@ -25,11 +25,19 @@ use std::sync::{Arc, OnceLock};
 /// Weight units per disc.
 pub const SCALE: i32 = 64;
 
-/// Number of game phases; phase `p` covers empties `4p+1 ..= 4p+4`.
+/// Number of game phases of the coarse grouping (`p` covers empties `4p+1 ..= 4p+4`): the
+/// default weights' phases, and the phases of the ProbCut tables and the error reports.
 pub const PHASES: usize = 15;
 
-/// Empty squares per phase.
+/// Empty squares per phase of the coarse grouping.
 pub const EMPTIES_PER_PHASE: u32 = 4;
+
+/// The number of phases of weights with `per_phase` empty squares to a phase (1 to 60):
+/// phase `p` covers empties `per_phase * p + 1 ..= per_phase * (p + 1)`, the last one
+/// whatever is left up to 60.
+pub const fn phases_of(per_phase: u32) -> usize {
+    60u32.div_ceil(per_phase) as usize
+}
 
 /// Mobility differences kept in the mobility table (-32..=32).
 pub const MOBILITY_SPAN: usize = 65;
@@ -42,10 +50,17 @@ pub const FEATURES: usize = pattern::INSTANCE_COUNT + 2;
 /// side to move has the parity then, worth about two discs late in the game).
 pub const BIAS_SPAN: usize = 2;
 
-/// The phase of a position with `empties` empty squares.
+/// The coarse phase ([`PHASES`]) of a position with `empties` empty squares.
 #[inline(always)]
 pub fn phase(empties: u32) -> usize {
-    ((empties.max(1) - 1) / EMPTIES_PER_PHASE).min(PHASES as u32 - 1) as usize
+    phase_in(empties, EMPTIES_PER_PHASE)
+}
+
+/// The phase of a position with `empties` empty squares in weights of `per_phase` empties
+/// to a phase.
+#[inline(always)]
+pub fn phase_in(empties: u32, per_phase: u32) -> usize {
+    ((empties.max(1) - 1) / per_phase).min(phases_of(per_phase) as u32 - 1) as usize
 }
 
 /// Where each part of a phase's weights starts inside the phase's block.
@@ -253,10 +268,16 @@ fn bias_index(board: &Board) -> usize {
     LAYOUT.bias + (board.empty_count() & 1) as usize
 }
 
-/// All the weights of the evaluation: [`PHASES`] blocks laid out as [`LAYOUT`].
+/// All the weights of the evaluation: one block per phase, laid out as [`LAYOUT`]; the
+/// phases are [`EMPTIES_PER_PHASE`] empties wide by default, or as narrow as one number of
+/// empties ([`Weights::zero_with`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
     data: Vec<i16>,
+    /// Empty squares per phase.
+    per_phase: u32,
+    /// The phase of each number of empties, 0 to 64.
+    phase_of: [u8; 65],
 }
 
 /// Classic square values in discs, for the hand-set weights (a1 quadrant; the board is
@@ -288,11 +309,43 @@ fn guarded_corner(sq: Square) -> Option<Square> {
 }
 
 impl Weights {
-    /// All-zero weights.
+    /// All-zero weights of [`PHASES`] phases.
     pub fn zero() -> Weights {
-        Weights {
-            data: vec![0; PHASES * LAYOUT.size],
+        Weights::zero_with(EMPTIES_PER_PHASE)
+    }
+
+    /// All-zero weights of `per_phase` empties to a phase (1 to 60; 1 gives one phase per
+    /// number of empties, as in Edax).
+    pub fn zero_with(per_phase: u32) -> Weights {
+        assert!(
+            (1..=60).contains(&per_phase),
+            "{per_phase} empties per phase"
+        );
+        let mut phase_of = [0u8; 65];
+        for (e, p) in phase_of.iter_mut().enumerate() {
+            *p = phase_in(e as u32, per_phase) as u8;
         }
+        Weights {
+            data: vec![0; phases_of(per_phase) * LAYOUT.size],
+            per_phase,
+            phase_of,
+        }
+    }
+
+    /// The number of phases.
+    pub fn phases(&self) -> usize {
+        phases_of(self.per_phase)
+    }
+
+    /// Empty squares per phase.
+    pub fn empties_per_phase(&self) -> u32 {
+        self.per_phase
+    }
+
+    /// The phase of a position with `empties` empty squares.
+    #[inline(always)]
+    pub fn phase(&self, empties: u32) -> usize {
+        self.phase_of[empties.min(64) as usize] as usize
     }
 
     /// The weights of phase `p` ([`LAYOUT`] gives the parts).
@@ -369,7 +422,7 @@ impl Weights {
     /// The raw evaluation in weight units (1/[`SCALE`] disc) for the side to move.
     #[inline]
     pub fn evaluate_units(&self, board: &Board) -> i32 {
-        let ph = phase(board.empty_count());
+        let ph = self.phase(board.empty_count());
         let w = &self.data[ph * LAYOUT.size..(ph + 1) * LAYOUT.size];
         #[cfg(target_arch = "x86_64")]
         if fast_eval() {
@@ -382,7 +435,7 @@ impl Weights {
     /// [`Weights::evaluate_units`] on the portable path, whatever the CPU (for tests and
     /// benchmarks).
     pub fn evaluate_units_portable(&self, board: &Board) -> i32 {
-        let ph = phase(board.empty_count());
+        let ph = self.phase(board.empty_count());
         units::<false>(&self.data[ph * LAYOUT.size..(ph + 1) * LAYOUT.size], board)
     }
 
@@ -396,7 +449,7 @@ impl Weights {
     /// The slow reference evaluation (square by square), for tests.
     pub fn evaluate_units_reference(&self, board: &Board) -> i32 {
         let (p, o) = (board.player, board.opponent);
-        let w = self.block(phase(board.empty_count()));
+        let w = self.block(self.phase(board.empty_count()));
         let mut sum = w[bias_index(board)] as i32;
         for inst in instances() {
             sum += w[LAYOUT.offsets[inst.family] + pattern::index(inst, p, o)] as i32;
@@ -449,7 +502,7 @@ pub fn default_weights() -> Weights {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::board::Symmetry;
 
@@ -525,9 +578,67 @@ mod tests {
             assert_eq!(v, w.evaluate_units_portable(&b));
             let mut f = [0u32; FEATURES];
             features(&b, &mut f);
-            let blk = w.block(phase(b.empty_count()));
+            let blk = w.block(w.phase(b.empty_count()));
             let s: i32 = f.iter().map(|&i| blk[i as usize] as i32).sum::<i32>();
             assert_eq!(s, v);
+        }
+    }
+
+    /// Weights of `per_phase` empties to a phase filled with pseudo-random values (their
+    /// symmetric entries not tied).
+    pub(crate) fn random_weights(per_phase: u32, seed: u64) -> Weights {
+        let mut w = Weights::zero_with(per_phase);
+        let mut rng = crate::rng::Rng::new(seed);
+        for p in 0..w.phases() {
+            for v in w.block_mut(p) {
+                *v = rng.below(401) as i16 - 200;
+            }
+        }
+        w
+    }
+
+    #[test]
+    fn one_phase_per_number_of_empties_takes_its_own_block() {
+        let mut w = Weights::zero_with(1);
+        assert_eq!((w.phases(), w.empties_per_phase()), (60, 1));
+        for p in 0..60 {
+            let b = w.block_mut(p);
+            b[LAYOUT.bias] = 64 * p as i16;
+            b[LAYOUT.bias + 1] = 64 * p as i16;
+        }
+        for b in sample_boards() {
+            let e = b.empty_count();
+            let expected = e.max(1) as i32 - 1;
+            assert_eq!(w.evaluate(&b), expected, "{e} empties");
+            assert_eq!(w.evaluate_units_portable(&b), 64 * expected);
+            assert_eq!(w.evaluate_units_reference(&b), 64 * expected);
+        }
+        // The coarse grouping: four numbers of empties share a block.
+        let mut w = Weights::zero();
+        for p in 0..PHASES {
+            w.block_mut(p)[LAYOUT.bias] = 64 * p as i16;
+            w.block_mut(p)[LAYOUT.bias + 1] = 64 * p as i16;
+        }
+        for (e, p) in [(1, 0), (4, 0), (5, 1), (56, 13), (57, 14), (60, 14)] {
+            assert_eq!(w.phase(e), p);
+            assert_eq!(phase(e), p);
+        }
+    }
+
+    #[test]
+    fn random_weights_of_any_grouping_match_the_reference() {
+        for per in [1, 2, 4, 7] {
+            let w = random_weights(per, 11 + per as u64);
+            assert_eq!(w.phases(), 60usize.div_ceil(per as usize));
+            for b in sample_boards().into_iter().step_by(3) {
+                let v = w.evaluate_units(&b);
+                assert_eq!(v, w.evaluate_units_reference(&b));
+                assert_eq!(v, w.evaluate_units_portable(&b));
+                let mut f = [0u32; FEATURES];
+                features(&b, &mut f);
+                let blk = w.block(w.phase(b.empty_count()));
+                assert_eq!(f.iter().map(|&i| blk[i as usize] as i32).sum::<i32>(), v);
+            }
         }
     }
 

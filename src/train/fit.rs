@@ -13,7 +13,7 @@
 //! not depend on the number of threads or their timing.
 
 use super::data::{Sample, is_held_out};
-use crate::eval::{FEATURES, LAYOUT, PHASES, SCALE, Weights, features, pattern};
+use crate::eval::{FEATURES, LAYOUT, SCALE, Weights, features, pattern, phases_of};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 
@@ -32,6 +32,8 @@ pub struct FitConfig {
     pub seed: u64,
     /// Train on at most this many samples (a random subset), if set.
     pub max_samples: Option<usize>,
+    /// Empty squares per phase of the weights (4: 15 phases; 1: one per number of empties).
+    pub empties_per_phase: u32,
 }
 
 impl Default for FitConfig {
@@ -43,6 +45,7 @@ impl Default for FitConfig {
             holdout: 5,
             seed: 1,
             max_samples: None,
+            empties_per_phase: crate::eval::EMPTIES_PER_PHASE,
         }
     }
 }
@@ -208,11 +211,15 @@ impl PhaseFit {
     }
 }
 
-/// The range of empties whose positions train phase `p`.
-fn phase_range(p: usize, window: u32) -> (u32, u32) {
-    let per = crate::eval::EMPTIES_PER_PHASE;
+/// The range of empties whose positions train phase `p` of weights with `per` empties to a
+/// phase.
+fn phase_range(p: usize, per: u32, window: u32) -> (u32, u32) {
     let lo = p as u32 * per + 1;
-    let hi = if p + 1 == PHASES { 60 } else { lo + per - 1 };
+    let hi = if p + 1 == phases_of(per) {
+        60
+    } else {
+        lo + per - 1
+    };
     (lo.saturating_sub(window).max(1), (hi + window).min(60))
 }
 
@@ -237,10 +244,11 @@ pub fn fit(
         }
         chosen.truncate(max);
     }
-    let phases: Vec<(Vec<_>, Vec<_>)> = (0..PHASES)
+    let per = cfg.empties_per_phase;
+    let phases: Vec<(Vec<_>, Vec<_>)> = (0..phases_of(per))
         .map(|p| {
-            let (lo, hi) = phase_range(p, cfg.window);
-            let (lo0, hi0) = phase_range(p, 0);
+            let (lo, hi) = phase_range(p, per, cfg.window);
+            let (lo0, hi0) = phase_range(p, per, 0);
             let mut rows = Vec::new();
             let mut test = Vec::new();
             for s in &chosen {
@@ -289,7 +297,7 @@ pub fn fit(
                 .collect(),
         });
     }
-    let mut w = Weights::zero();
+    let mut w = Weights::zero_with(per);
     for (p, s) in states.iter().enumerate() {
         let block = w.block_mut(p);
         for (j, v) in block.iter_mut().enumerate() {
@@ -377,6 +385,28 @@ mod tests {
             .sum::<f64>()
             / samples.len() as f64;
         assert!(losses[0] < mse0, "{} {mse0}", losses[0]);
+        // One phase per number of empties fits too, each phase on its own positions and
+        // its neighbours'.
+        let fine = fit(
+            &samples,
+            &FitConfig {
+                empties_per_phase: 1,
+                ..cfg.clone()
+            },
+            &ProgressBar::hidden(),
+            &mut |_| {},
+        );
+        assert_eq!(fine.phases(), 60);
+        let sse = |w: &Weights| -> f64 {
+            samples
+                .iter()
+                .filter(|s| !s.board.is_game_over())
+                .map(|s| (w.evaluate_units(&s.board) as f64 / 64.0 - s.score as f64).powi(2))
+                .sum::<f64>()
+                / samples.len() as f64
+        };
+        assert!(sse(&fine) < mse0 * 0.9, "{} {mse0}", sse(&fine));
+        assert_ne!(fine.block(10), fine.block(11));
         // The weights are symmetric, and the same fit gives the same weights.
         let w2 = fit(&samples, &cfg, &ProgressBar::hidden(), &mut |_| {});
         assert_eq!(w, w2);

@@ -109,6 +109,9 @@ pub struct AllArgs {
     /// L2 penalty per weight.
     #[arg(long, default_value_t = 4.0)]
     pub lambda: f64,
+    /// Empty squares per phase of the weights (as `train fit`'s).
+    #[arg(long, default_value_t = crate::eval::EMPTIES_PER_PHASE, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub empties_per_phase: u32,
     /// Midgame positions of the probcut fit.
     #[arg(long, default_value_t = 1500)]
     pub probcut_positions: usize,
@@ -288,6 +291,10 @@ pub struct FitArgs {
     /// Train on a random subset of at most this many samples.
     #[arg(long)]
     pub max_samples: Option<usize>,
+    /// Empty squares per phase of the weights: 4 (15 phases, the default) or down to 1 (one
+    /// phase per number of empties).
+    #[arg(long, default_value_t = crate::eval::EMPTIES_PER_PHASE, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub empties_per_phase: u32,
 }
 
 /// Arguments of `outflank train eval-error`.

@@ -214,6 +214,7 @@ fn run_fit(a: FitArgs) -> anyhow::Result<i32> {
         holdout: a.holdout,
         seed: a.seed,
         max_samples: a.max_samples,
+        empties_per_phase: a.empties_per_phase,
     };
     steps::run_fit(&a.data, &cfg, &a.out, &Stderr)?;
     eprintln!(
@@ -269,6 +270,7 @@ fn all_config(a: AllArgs) -> crate::train::pipeline::AllConfig {
             epochs: a.epochs,
             lambda: a.lambda,
             seed: a.seed,
+            empties_per_phase: a.empties_per_phase,
             ..FitConfig::default()
         },
         selfplay: SelfPlayConfig {

@@ -221,9 +221,9 @@ pub struct SelfplayArgs {
     pub commit: Option<String>,
 }
 
-/// `N` or `A-B` (A <= B <= 60): a range of numbers of random moves.
+/// `N` or `A-B` (A <= B <= 60): a range of numbers of moves or of empties.
 fn parse_range(s: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("a number of moves N or a range A-B with A <= B <= 60, got `{s}`");
+    let bad = || format!("a number N or a range A-B with A <= B <= 60, got `{s}`");
     let (a, b) = s.split_once('-').unwrap_or((s, s));
     let a: u32 = a.trim().parse().map_err(|_| bad())?;
     let b: u32 = b.trim().parse().map_err(|_| bad())?;
@@ -324,6 +324,10 @@ pub struct EvalErrorArgs {
     /// Weights of the deep reference searches (default: the shipped ones).
     #[arg(long)]
     pub reference_eval: Option<PathBuf>,
+    /// The numbers of empties of the exactly solved reference positions, A-B (default
+    /// 14-24; from 1).
+    #[arg(long, value_name = "A-B", default_value = "14-24", value_parser = parse_range)]
+    pub exact_empties: (u32, u32),
 }
 
 /// Arguments of `outflank train hand`.

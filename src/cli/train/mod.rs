@@ -295,6 +295,7 @@ fn run_eval_error(a: EvalErrorArgs) -> anyhow::Result<i32> {
         holdout: a.holdout,
         per_empties: a.per_empties,
         depth: a.depth,
+        exact: a.exact_empties.0.max(1)..=a.exact_empties.1,
         ..ReferenceConfig::default()
     };
     let reference_eval = a.reference_eval.as_deref();

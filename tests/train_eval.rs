@@ -1,0 +1,115 @@
+//! Weights of one phase per number of empties through the real binary: fitted by `train fit
+//! --empties-per-phase 1`, read back by every command that takes `--eval-file`, and measured
+//! by `train eval-error` on a chosen range of exactly solved empties.
+
+mod common;
+
+use common::{ok, outflank, s, temp_dir, text};
+
+#[test]
+fn one_phase_per_number_of_empties_is_fitted_read_and_measured() {
+    let dir = temp_dir("train-eval", "phases");
+    let wtb = dir.join("games.wtb");
+    ok(outflank(&[
+        "train",
+        "selfplay",
+        "--games",
+        "16",
+        "--depth",
+        "2",
+        "--seed",
+        "3",
+        "--out",
+        s(&wtb),
+    ]));
+    let samples = dir.join("games.samples");
+    ok(outflank(&[
+        "train",
+        "data",
+        "--wthor",
+        s(&wtb),
+        "--exact-empties",
+        "8",
+        "--out",
+        s(&samples),
+    ]));
+    let fine = dir.join("fine.ofw");
+    let coarse = dir.join("coarse.ofw");
+    for (out, per) in [(&fine, "1"), (&coarse, "4")] {
+        ok(outflank(&[
+            "train",
+            "fit",
+            "--data",
+            s(&samples),
+            "--out",
+            s(out),
+            "--epochs",
+            "3",
+            "--holdout",
+            "0",
+            "--empties-per-phase",
+            per,
+        ]));
+    }
+    // About four times the tables, and a different evaluation.
+    let (f, c) = (
+        std::fs::metadata(&fine).unwrap().len(),
+        std::fs::metadata(&coarse).unwrap().len(),
+    );
+    assert!(f > c, "{f} {c}");
+    let score = |w: &std::path::Path| {
+        let out = ok(outflank(&[
+            "analyze",
+            "f5d6c3d3c4f4f6f3e6e7",
+            "--depth",
+            "3",
+            "--eval-file",
+            s(w),
+        ]));
+        text(&out.stdout)
+    };
+    assert_ne!(score(&fine), score(&coarse));
+    // Measured against exact solves at 4 to 6 empties (every game held out).
+    let out = ok(outflank(&[
+        "train",
+        "eval-error",
+        "--wthor",
+        s(&wtb),
+        "--holdout",
+        "100",
+        "--per-empties",
+        "3",
+        "--exact-empties",
+        "4-6",
+        "--depth",
+        "2",
+        "--by-empties",
+        "--eval-file",
+        s(&fine),
+    ]));
+    let table = text(&out.stdout);
+    for e in [4, 5, 6] {
+        assert!(table.contains(&format!("  {e} empties")), "{table}");
+    }
+    assert!(!table.contains("14 empties"), "{table}");
+    assert!(table.contains("fine.ofw"), "{table}");
+    // A grouping out of range is refused.
+    let bad = outflank(&[
+        "train",
+        "fit",
+        "--data",
+        s(&samples),
+        "--out",
+        s(&dir.join("x.ofw")),
+        "--empties-per-phase",
+        "0",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        text(&bad.stderr).contains("empties-per-phase"),
+        "{}",
+        text(&bad.stderr)
+    );
+    assert!(!dir.join("x.ofw").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -569,19 +569,23 @@ pub(crate) mod tests {
         out
     }
 
-    #[test]
-    fn fast_matches_reference_and_features() {
-        let w = shipped_weights();
-        for b in sample_boards() {
+    /// The fast, portable and reference evaluations and the sum of the features' entries
+    /// agree on `boards`.
+    fn paths_agree(w: &Weights, boards: impl Iterator<Item = Board>) {
+        for b in boards {
             let v = w.evaluate_units(&b);
             assert_eq!(v, w.evaluate_units_reference(&b));
             assert_eq!(v, w.evaluate_units_portable(&b));
             let mut f = [0u32; FEATURES];
             features(&b, &mut f);
             let blk = w.block(w.phase(b.empty_count()));
-            let s: i32 = f.iter().map(|&i| blk[i as usize] as i32).sum::<i32>();
-            assert_eq!(s, v);
+            assert_eq!(f.iter().map(|&i| blk[i as usize] as i32).sum::<i32>(), v);
         }
+    }
+
+    #[test]
+    fn fast_matches_reference_and_features() {
+        paths_agree(&shipped_weights(), sample_boards().into_iter());
     }
 
     /// Weights of `per_phase` empties to a phase filled with pseudo-random values (their
@@ -630,15 +634,7 @@ pub(crate) mod tests {
         for per in [1, 2, 4, 7] {
             let w = random_weights(per, 11 + per as u64);
             assert_eq!(w.phases(), 60usize.div_ceil(per as usize));
-            for b in sample_boards().into_iter().step_by(3) {
-                let v = w.evaluate_units(&b);
-                assert_eq!(v, w.evaluate_units_reference(&b));
-                assert_eq!(v, w.evaluate_units_portable(&b));
-                let mut f = [0u32; FEATURES];
-                features(&b, &mut f);
-                let blk = w.block(w.phase(b.empty_count()));
-                assert_eq!(f.iter().map(|&i| blk[i as usize] as i32).sum::<i32>(), v);
-            }
+            paths_agree(&w, sample_boards().into_iter().step_by(3));
         }
     }
 

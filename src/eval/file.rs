@@ -252,6 +252,14 @@ mod tests {
     }
 
     #[test]
+    fn the_shipped_file_is_written_again_byte_for_byte() {
+        let shipped: &[u8] = include_bytes!("../../weights/eval.ofw");
+        let w = decode(shipped).unwrap();
+        assert_eq!((w.phases(), w.empties_per_phase()), (15, 4));
+        assert!(encode(&w) == shipped);
+    }
+
+    #[test]
     fn round_trip_of_one_phase_per_empties() {
         let mut w = Weights::zero_with(1);
         assert_eq!(w.phases(), 60);

@@ -638,9 +638,17 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// The identity of a set of weights in a run's settings: the sha256 of all its values.
 pub fn weights_id(w: &crate::eval::Weights) -> String {
-    let bytes: Vec<u8> = (0..w.phases())
+    let mut bytes: Vec<u8> = (0..w.phases())
         .flat_map(|p| w.block(p).iter().flat_map(|v| v.to_le_bytes()))
         .collect();
+    // Weights with whole-board terms: their names and tables too (none: the same id as
+    // before the terms existed).
+    if !w.terms().is_empty() {
+        bytes.extend_from_slice(w.terms().to_string().as_bytes());
+        for p in 0..w.phases() {
+            bytes.extend(w.terms_block(p).iter().flat_map(|v| v.to_le_bytes()));
+        }
+    }
     sha256_hex(&bytes)
 }
 

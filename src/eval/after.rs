@@ -45,8 +45,10 @@ fn square_terms() -> &'static SquareTerms {
 /// The evaluations of the positions one move after a position (see the module's
 /// documentation); made by [`Weights::after`].
 pub struct AfterMove<'a> {
-    /// The weights of the children's phase.
+    /// The weights of the children's phase, and its block of whole-board terms.
     block: &'a [i16],
+    whole: &'a super::Terms,
+    whole_block: &'a [i16],
     /// The position the moves are played from.
     player: u64,
     opponent: u64,
@@ -75,7 +77,8 @@ impl Weights {
         }
         #[cfg(not(target_arch = "x86_64"))]
         indices::<false>(p, o, &mut idx);
-        let block = self.block(self.phase(board.empty_count().saturating_sub(1)));
+        let phase = self.phase(board.empty_count().saturating_sub(1));
+        let block = self.block(phase);
         let mut packed = [0u64; WORDS];
         let mut weight = [0i16; INSTANCE_COUNT];
         let mut sum = 0;
@@ -86,6 +89,8 @@ impl Weights {
         }
         AfterMove {
             block,
+            whole: self.terms(),
+            whole_block: self.terms_block(phase),
             player: board.player,
             opponent: board.opponent,
             idx: packed,
@@ -220,6 +225,9 @@ impl AfterMove<'_> {
         let w = self.block;
         let mut sum =
             self.sum + w[bias_index(child)] as i32 + w[mobility_entry(mine, theirs)] as i32;
+        if !self.whole.is_empty() {
+            sum += self.whole.units(self.whole_block, child, mine, theirs);
+        }
         while touched != 0 {
             let k = touched.trailing_zeros() as usize;
             touched &= touched - 1;
@@ -240,14 +248,20 @@ mod tests {
     fn every_child_matches_the_full_evaluation() {
         let w = shipped_weights();
         let hand = Weights::hand_set();
-        // One phase per number of empties: the children's block is not the parent's.
+        // One phase per number of empties: the children's block is not the parent's; and
+        // with every whole-board term.
         let fine = crate::eval::tests::random_weights(1, 3);
+        let whole = crate::eval::tests::random_weights_with(
+            1,
+            super::super::Terms::new(&super::super::Term::ALL),
+            5,
+        );
         let mut rng = Rng::new(0x5851_F42D_4C95_7F2D);
         let mut children = 0;
         for _ in 0..400 {
             let target = 1 + rng.below(59) as u32;
             let b = random_board(&mut rng, target);
-            for weights in [&*w, &hand, &fine] {
+            for weights in [&*w, &hand, &fine, &whole] {
                 let after = weights.after(&b);
                 for sq in crate::board::Square::iter(b.moves()) {
                     let c = b.play(sq).expect("a legal move");

@@ -6,21 +6,22 @@
 //! junk after the end and a changed byte are each refused with one line naming the fault.
 //! The stream holds the payload:
 //!
-//! - `u32` format version (2), `u32` phases, `u32` empties per phase (4 for 15 phases, 1 for
-//!   one phase per number of empties), `u32` families, then for
-//!   each family its name (`u8` length, bytes) and its number of squares (`u8`), then `u32`
-//!   mobility span;
+//! - `u32` format version (2, or 3 for weights with whole-board terms), `u32` phases, `u32`
+//!   empties per phase (4 for 15 phases, 1 for one phase per number of empties), `u32`
+//!   families, then for each family its name (`u8` length, bytes) and its number of squares
+//!   (`u8`), then `u32` mobility span; in version 3 then `u32` terms and for each term
+//!   ([`super::terms`]) its name (`u8` length, bytes) and its table size (`u32`);
 //! - for each phase: each family's table, listing only the entries whose index is its own
 //!   canonical index ([`super::pattern::canonical_map`]; the others are copies), then the
-//!   mobility table and the two biases (even and odd empties), every entry an `i16` in 1/64
-//!   disc.
+//!   mobility table and the two biases (even and odd empties), then (version 3) each term's
+//!   table, every entry an `i16` in 1/64 disc.
 //!
 //! Decoding checks that the layout is the one this build evaluates with. Files of format 1
 //! and 2 (the stream right after the magic, no length or checksum) are refused: nothing
 //! would tell a damaged one from a sound one.
 
 use super::pattern::{FAMILIES, FAMILY_COUNT, canonical_map, table_size};
-use super::{LAYOUT, MOBILITY_SPAN, Weights, phases_of};
+use super::{LAYOUT, MOBILITY_SPAN, Term, Terms, Weights, phases_of};
 use crate::checksum::fnv1a;
 use anyhow::{Context, bail, ensure};
 use std::path::Path;
@@ -31,8 +32,9 @@ pub const MAGIC: &[u8; 8] = b"OFLKEVAL";
 /// The file format version: magic, version, stream length, stream, checksum.
 pub const FILE_VERSION: u32 = 3;
 
-/// The payload's layout version (version 1, with one bias per phase, is still read).
-pub const VERSION: u32 = 2;
+/// The payload's layout version (version 1, with one bias per phase, is still read; weights
+/// with no whole-board terms are written as version 2, byte for byte as before those).
+pub const VERSION: u32 = 3;
 
 /// Bytes before the stream: magic, file version, stream length.
 const HEADER: usize = MAGIC.len() + 8;
@@ -44,7 +46,8 @@ const LEVEL: u8 = 9;
 fn payload(w: &Weights) -> Vec<u8> {
     let mut out = Vec::new();
     let put32 = |out: &mut Vec<u8>, v: u32| out.extend_from_slice(&v.to_le_bytes());
-    put32(&mut out, VERSION);
+    let terms = w.terms();
+    put32(&mut out, if terms.is_empty() { 2 } else { VERSION });
     put32(&mut out, w.phases() as u32);
     put32(&mut out, w.empties_per_phase());
     put32(&mut out, FAMILY_COUNT as u32);
@@ -54,6 +57,14 @@ fn payload(w: &Weights) -> Vec<u8> {
         out.push(f.squares.len() as u8);
     }
     put32(&mut out, MOBILITY_SPAN as u32);
+    if !terms.is_empty() {
+        put32(&mut out, terms.iter().count() as u32);
+        for t in terms.iter() {
+            out.push(t.name().len() as u8);
+            out.extend_from_slice(t.name().as_bytes());
+            put32(&mut out, t.span() as u32);
+        }
+    }
     let canon = canonical_map();
     for p in 0..w.phases() {
         let b = w.block(p);
@@ -68,6 +79,9 @@ fn payload(w: &Weights) -> Vec<u8> {
         for v in &b[LAYOUT.mobility..LAYOUT.size] {
             out.extend_from_slice(&v.to_le_bytes());
         }
+        for v in w.terms_block(p) {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
     }
     out
 }
@@ -75,7 +89,12 @@ fn payload(w: &Weights) -> Vec<u8> {
 /// Encodes weights as a file's bytes. Weights whose tables give different values to
 /// symmetric indices (see [`canonical_map`]) keep the canonical index's value.
 pub fn encode(w: &Weights) -> Vec<u8> {
-    let stream = miniz_oxide::deflate::compress_to_vec(&payload(w), LEVEL);
+    wrap(&payload(w))
+}
+
+/// A file's bytes around a payload: magic, version, compressed length, stream, checksum.
+fn wrap(payload: &[u8]) -> Vec<u8> {
+    let stream = miniz_oxide::deflate::compress_to_vec(payload, LEVEL);
     let mut out = MAGIC.to_vec();
     out.extend_from_slice(&FILE_VERSION.to_le_bytes());
     out.extend_from_slice(&(stream.len() as u32).to_le_bytes());
@@ -166,8 +185,8 @@ pub fn decode(bytes: &[u8]) -> anyhow::Result<Weights> {
     };
     let version = r.u32()?;
     ensure!(
-        version == 1 || version == VERSION,
-        "weights file version {version}, expected {VERSION}"
+        (1..=VERSION).contains(&version),
+        "weights file version {version}: this build reads versions 1 to {VERSION}"
     );
     let (phases, per_phase, families) = (r.u32()?, r.u32()?, r.u32()?);
     ensure!(
@@ -196,8 +215,30 @@ pub fn decode(bytes: &[u8]) -> anyhow::Result<Weights> {
         r.u32()? as usize == MOBILITY_SPAN,
         "the mobility table size differs"
     );
+    let mut terms = Vec::new();
+    if version >= 3 {
+        let n = r.u32()?;
+        ensure!(
+            n as usize <= Term::ALL.len(),
+            "the weights file names {n} whole-board terms"
+        );
+        for _ in 0..n {
+            let len = r.u8()? as usize;
+            let name = String::from_utf8_lossy(r.bytes(len)?).into_owned();
+            let t = Term::parse(&name).context("in the weights file")?;
+            ensure!(
+                r.u32()? as usize == t.span(),
+                "the weights file's term {name} has another table size than this build's"
+            );
+            ensure!(
+                terms.last().is_none_or(|&l| l < t),
+                "the weights file lists its terms out of order"
+            );
+            terms.push(t);
+        }
+    }
     let canon = canonical_map();
-    let mut w = Weights::zero_with(per_phase);
+    let mut w = Weights::zero_with_terms(per_phase, Terms::new(&terms));
     for p in 0..w.phases() {
         let b = w.block_mut(p);
         for (f, map) in canon.iter().enumerate() {
@@ -221,6 +262,9 @@ pub fn decode(bytes: &[u8]) -> anyhow::Result<Weights> {
             for v in &mut b[LAYOUT.mobility..LAYOUT.size] {
                 *v = r.i16()?;
             }
+        }
+        for v in w.terms_block_mut(p) {
+            *v = r.i16()?;
         }
     }
     ensure!(r.pos == data.len(), "the weights file has trailing data");
@@ -273,6 +317,38 @@ mod tests {
         assert_eq!(back.phase(2), 1);
         assert_eq!(back.phase(60), 59);
         assert_ne!(back, Weights::zero());
+    }
+
+    #[test]
+    fn round_trip_with_whole_board_terms() {
+        for terms in [vec![Term::Discs], Term::ALL.to_vec()] {
+            let random = crate::eval::tests::random_weights_with(2, Terms::new(&terms), 9);
+            // Symmetric pattern entries tied, as a fit leaves them; the terms as they were.
+            let w = decode(&encode(&random)).unwrap();
+            assert_eq!(w.terms(), &Terms::new(&terms));
+            for p in 0..w.phases() {
+                assert!(w.terms_block(p) == random.terms_block(p), "phase {p}");
+            }
+            let bytes = encode(&w);
+            assert!(decode(&bytes).unwrap() == w);
+            assert!(encode(&w) == bytes);
+            // Not the same file as without the terms.
+            let mut plain = Weights::zero_with(2);
+            for p in 0..w.phases() {
+                plain.block_mut(p).copy_from_slice(w.block(p));
+            }
+            assert!(decode(&encode(&plain)).unwrap() != w);
+        }
+        // A term this build does not know is refused with its name.
+        let w = Weights::zero_with_terms(4, Terms::new(&[Term::Discs]));
+        let mut data = payload(&w);
+        let at = data
+            .windows(5)
+            .position(|x| x == b"discs")
+            .expect("the name");
+        data[at..at + 5].copy_from_slice(b"dices");
+        let err = format!("{:#}", decode(&wrap(&data)).unwrap_err());
+        assert!(err.contains("\"dices\""), "{err}");
     }
 
     #[test]

@@ -11,6 +11,7 @@
 pub mod after;
 pub mod file;
 pub mod pattern;
+pub mod terms;
 
 pub use file::{load, save};
 
@@ -21,6 +22,7 @@ use pattern::{
     FAMILIES, FAMILY_COUNT, INSTANCE_COUNT, Instance, Transforms, instances, table_size,
 };
 use std::sync::{Arc, OnceLock};
+pub use terms::{Term, Terms};
 
 /// Weight units per disc.
 pub const SCALE: i32 = 64;
@@ -194,14 +196,22 @@ fn family_sum<const F: usize, const FAST: bool>(
     sum
 }
 
-/// The raw evaluation of `board` with the weights `w` of its phase (see
-/// [`Weights::evaluate_units`]); `FAST` selects `pext` and the AVX2 move generator.
+/// The raw evaluation of `board` with the weights `w` of its phase and the block `tw` of
+/// its whole-board `terms` (see [`Weights::evaluate_units`]); `FAST` selects `pext` and the
+/// AVX2 move generator.
 #[inline(always)]
-fn units<const FAST: bool>(w: &[i16], board: &Board) -> i32 {
+fn units<const FAST: bool>(w: &[i16], terms: &Terms, tw: &[i16], board: &Board) -> i32 {
     let (p, o) = (board.player, board.opponent);
     let (tp, to) = (Transforms::new(p), Transforms::new(o));
-    let mobility = mobility_entry(legal::<FAST>(p, o), legal::<FAST>(o, p));
-    w[bias_index(board)] as i32
+    let (mine, theirs) = (legal::<FAST>(p, o), legal::<FAST>(o, p));
+    let mobility = mobility_entry(mine, theirs);
+    let whole = if terms.is_empty() {
+        0
+    } else {
+        terms.units(tw, board, mine, theirs)
+    };
+    whole
+        + w[bias_index(board)] as i32
         + family_sum::<0, FAST>(w, &tp, &to)
         + family_sum::<1, FAST>(w, &tp, &to)
         + family_sum::<2, FAST>(w, &tp, &to)
@@ -219,8 +229,8 @@ fn units<const FAST: bool>(w: &[i16], board: &Board) -> i32 {
 /// [`units`] compiled for x86-64 CPUs with BMI2 and AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-fn units_x86(w: &[i16], board: &Board) -> i32 {
-    units::<true>(w, board)
+fn units_x86(w: &[i16], terms: &Terms, tw: &[i16], board: &Board) -> i32 {
+    units::<true>(w, terms, tw, board)
 }
 
 /// Whether the evaluation takes its x86-64 path (decided once).
@@ -262,18 +272,39 @@ pub fn features(board: &Board, out: &mut [u32; FEATURES]) {
     out[INSTANCE_COUNT + 1] = bias_index(board) as u32;
 }
 
+/// The feature indices of `board` in weights with the whole-board `terms`, into `out`
+/// (cleared first): those of [`features`], then one per term, counted from the end of the
+/// phase's block ([`LAYOUT`]`.size`), as if the block of terms followed it.
+pub fn features_with(board: &Board, terms: &Terms, out: &mut Vec<u32>) {
+    let mut f = [0u32; FEATURES];
+    features(board, &mut f);
+    out.clear();
+    out.extend_from_slice(&f);
+    let (p, o) = (board.player, board.opponent);
+    let (mine, theirs) = (legal_moves(p, o), legal_moves(o, p));
+    out.extend(
+        terms
+            .entries(board, mine, theirs)
+            .map(|i| (LAYOUT.size + i) as u32),
+    );
+}
+
 /// The index of the bias entry for a board (relative to the phase block).
 #[inline(always)]
 fn bias_index(board: &Board) -> usize {
     LAYOUT.bias + (board.empty_count() & 1) as usize
 }
 
-/// All the weights of the evaluation: one block per phase, laid out as [`LAYOUT`]; the
+/// All the weights of the evaluation: one block per phase, laid out as [`LAYOUT`], and for
+/// each phase a block of the whole-board terms it has ([`Terms`], none by default); the
 /// phases are [`EMPTIES_PER_PHASE`] empties wide by default, or as narrow as one number of
 /// empties ([`Weights::zero_with`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
     data: Vec<i16>,
+    /// The whole-board terms, and their blocks, one per phase.
+    terms: Terms,
+    extra: Vec<i16>,
     /// Empty squares per phase.
     per_phase: u32,
     /// The phase of each number of empties, 0 to 64.
@@ -317,6 +348,11 @@ impl Weights {
     /// All-zero weights of `per_phase` empties to a phase (1 to 60; 1 gives one phase per
     /// number of empties, as in Edax).
     pub fn zero_with(per_phase: u32) -> Weights {
+        Weights::zero_with_terms(per_phase, Terms::none())
+    }
+
+    /// All-zero weights of `per_phase` empties to a phase with the whole-board `terms`.
+    pub fn zero_with_terms(per_phase: u32, terms: Terms) -> Weights {
         assert!(
             (1..=60).contains(&per_phase),
             "{per_phase} empties per phase"
@@ -327,9 +363,28 @@ impl Weights {
         }
         Weights {
             data: vec![0; phases_of(per_phase) * LAYOUT.size],
+            extra: vec![0; phases_of(per_phase) * terms.size()],
+            terms,
             per_phase,
             phase_of,
         }
+    }
+
+    /// The whole-board terms of these weights.
+    pub fn terms(&self) -> &Terms {
+        &self.terms
+    }
+
+    /// The block of whole-board terms of phase `p` (empty when there are none).
+    pub fn terms_block(&self, p: usize) -> &[i16] {
+        let n = self.terms.size();
+        &self.extra[p * n..(p + 1) * n]
+    }
+
+    /// The block of whole-board terms of phase `p`, to change it.
+    pub fn terms_block_mut(&mut self, p: usize) -> &mut [i16] {
+        let n = self.terms.size();
+        &mut self.extra[p * n..(p + 1) * n]
     }
 
     /// The number of phases.
@@ -423,20 +478,20 @@ impl Weights {
     #[inline]
     pub fn evaluate_units(&self, board: &Board) -> i32 {
         let ph = self.phase(board.empty_count());
-        let w = &self.data[ph * LAYOUT.size..(ph + 1) * LAYOUT.size];
+        let (w, tw) = (self.block(ph), self.terms_block(ph));
         #[cfg(target_arch = "x86_64")]
         if fast_eval() {
             // SAFETY: the CPU has the features of the x86-64 path.
-            return unsafe { units_x86(w, board) };
+            return unsafe { units_x86(w, &self.terms, tw, board) };
         }
-        units::<false>(w, board)
+        units::<false>(w, &self.terms, tw, board)
     }
 
     /// [`Weights::evaluate_units`] on the portable path, whatever the CPU (for tests and
     /// benchmarks).
     pub fn evaluate_units_portable(&self, board: &Board) -> i32 {
         let ph = self.phase(board.empty_count());
-        units::<false>(&self.data[ph * LAYOUT.size..(ph + 1) * LAYOUT.size], board)
+        units::<false>(self.block(ph), &self.terms, self.terms_block(ph), board)
     }
 
     /// The estimated final disc difference for the side to move, in whole discs, kept
@@ -449,10 +504,19 @@ impl Weights {
     /// The slow reference evaluation (square by square), for tests.
     pub fn evaluate_units_reference(&self, board: &Board) -> i32 {
         let (p, o) = (board.player, board.opponent);
-        let w = self.block(self.phase(board.empty_count()));
+        let ph = self.phase(board.empty_count());
+        let w = self.block(ph);
         let mut sum = w[bias_index(board)] as i32;
         for inst in instances() {
             sum += w[LAYOUT.offsets[inst.family] + pattern::index(inst, p, o)] as i32;
+        }
+        let (mine, theirs) = (
+            crate::board::legal_moves_reference(p, o),
+            crate::board::legal_moves_reference(o, p),
+        );
+        let tw = self.terms_block(ph);
+        for (t, off) in self.terms.iter().zip(self.terms.offsets()) {
+            sum += tw[off + t.index(board, mine, theirs)] as i32;
         }
         sum + w[mobility_index(p, o)] as i32
     }
@@ -576,10 +640,19 @@ pub(crate) mod tests {
             let v = w.evaluate_units(&b);
             assert_eq!(v, w.evaluate_units_reference(&b));
             assert_eq!(v, w.evaluate_units_portable(&b));
-            let mut f = [0u32; FEATURES];
-            features(&b, &mut f);
-            let blk = w.block(w.phase(b.empty_count()));
-            assert_eq!(f.iter().map(|&i| blk[i as usize] as i32).sum::<i32>(), v);
+            let mut f = Vec::new();
+            features_with(&b, w.terms(), &mut f);
+            let ph = w.phase(b.empty_count());
+            let (blk, tblk) = (w.block(ph), w.terms_block(ph));
+            let entry = |i: u32| {
+                let i = i as usize;
+                if i < LAYOUT.size {
+                    blk[i]
+                } else {
+                    tblk[i - LAYOUT.size]
+                }
+            };
+            assert_eq!(f.iter().map(|&i| entry(i) as i32).sum::<i32>(), v);
         }
     }
 
@@ -591,10 +664,18 @@ pub(crate) mod tests {
     /// Weights of `per_phase` empties to a phase filled with pseudo-random values (their
     /// symmetric entries not tied).
     pub(crate) fn random_weights(per_phase: u32, seed: u64) -> Weights {
-        let mut w = Weights::zero_with(per_phase);
+        random_weights_with(per_phase, Terms::none(), seed)
+    }
+
+    /// [`random_weights`] with the whole-board `terms`, their tables random too.
+    pub(crate) fn random_weights_with(per_phase: u32, terms: Terms, seed: u64) -> Weights {
+        let mut w = Weights::zero_with_terms(per_phase, terms);
         let mut rng = crate::rng::Rng::new(seed);
         for p in 0..w.phases() {
             for v in w.block_mut(p) {
+                *v = rng.below(401) as i16 - 200;
+            }
+            for v in w.terms_block_mut(p) {
                 *v = rng.below(401) as i16 - 200;
             }
         }
@@ -635,6 +716,43 @@ pub(crate) mod tests {
             let w = random_weights(per, 11 + per as u64);
             assert_eq!(w.phases(), 60usize.div_ceil(per as usize));
             paths_agree(&w, sample_boards().into_iter().step_by(3));
+        }
+    }
+
+    #[test]
+    fn whole_board_terms_count_on_every_path() {
+        for (k, terms) in [
+            vec![Term::Discs],
+            vec![Term::PotentialMobility],
+            vec![Term::Mobility],
+            Term::ALL.to_vec(),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let w = random_weights_with(1 + 3 * k as u32, Terms::new(&terms), 40 + k as u64);
+            paths_agree(&w, sample_boards().into_iter().step_by(2));
+            // The terms change the value: the same weights without them differ somewhere.
+            let mut plain = Weights::zero_with(w.empties_per_phase());
+            for p in 0..w.phases() {
+                plain.block_mut(p).copy_from_slice(w.block(p));
+            }
+            assert!(
+                sample_boards()
+                    .iter()
+                    .any(|b| plain.evaluate_units(b) != w.evaluate_units(b)),
+                "{terms:?}"
+            );
+        }
+        // The disc term alone: its entry for the side to move's disc count.
+        let mut w = Weights::zero_with_terms(4, Terms::new(&[Term::Discs]));
+        for p in 0..w.phases() {
+            for (n, v) in w.terms_block_mut(p).iter_mut().enumerate() {
+                *v = 64 * n as i16;
+            }
+        }
+        for b in sample_boards().iter().step_by(5) {
+            assert_eq!(w.evaluate(b), b.player.count_ones() as i32);
         }
     }
 

@@ -13,7 +13,7 @@
 //! not depend on the number of threads or their timing.
 
 use super::data::{Sample, is_held_out};
-use crate::eval::{FEATURES, LAYOUT, SCALE, Weights, features, pattern, phases_of};
+use crate::eval::{LAYOUT, SCALE, Terms, Weights, features_with, pattern, phases_of};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 
@@ -34,6 +34,8 @@ pub struct FitConfig {
     pub max_samples: Option<usize>,
     /// Empty squares per phase of the weights (4: 15 phases; 1: one per number of empties).
     pub empties_per_phase: u32,
+    /// The whole-board terms fitted beside the patterns (none by default).
+    pub terms: Terms,
 }
 
 impl Default for FitConfig {
@@ -46,6 +48,7 @@ impl Default for FitConfig {
             seed: 1,
             max_samples: None,
             empties_per_phase: crate::eval::EMPTIES_PER_PHASE,
+            terms: Terms::none(),
         }
     }
 }
@@ -64,9 +67,9 @@ pub struct EpochReport {
     pub phases: Vec<(usize, f64, usize, f64)>,
 }
 
-/// Maps every entry of a block to the entry it is tied to.
-fn tie_map() -> Vec<u32> {
-    let mut m: Vec<u32> = (0..LAYOUT.size as u32).collect();
+/// Maps every entry of a block (followed by the block of `terms`) to the entry it is tied to.
+fn tie_map(terms: &Terms) -> Vec<u32> {
+    let mut m: Vec<u32> = (0..(LAYOUT.size + terms.size()) as u32).collect();
     for (f, map) in pattern::canonical_map().iter().enumerate() {
         let off = LAYOUT.offsets[f];
         for (i, &c) in map.iter().enumerate() {
@@ -78,11 +81,16 @@ fn tie_map() -> Vec<u32> {
 
 /// The L2 penalty of entry `j` (almost none for the biases).
 fn penalty(j: usize, lambda: f64) -> f64 {
-    if j >= LAYOUT.bias { 1e-3 } else { lambda }
+    if (LAYOUT.bias..LAYOUT.size).contains(&j) {
+        1e-3
+    } else {
+        lambda
+    }
 }
 
 /// The solver state of one phase.
 struct PhaseFit {
+    terms: Terms,
     rows: Vec<(crate::board::Board, f32)>,
     test: Vec<(crate::board::Board, f32)>,
     /// Current weights (in discs), direction, residual of the normal equations, its
@@ -103,15 +111,16 @@ impl PhaseFit {
     fn new(
         rows: Vec<(crate::board::Board, f32)>,
         test: Vec<(crate::board::Board, f32)>,
+        terms: Terms,
         ties: &[u32],
         lambda: f64,
     ) -> PhaseFit {
-        let n = LAYOUT.size;
+        let n = ties.len();
         let mut b = vec![0.0; n];
         let mut count = vec![0.0; n];
-        let mut f = [0u32; FEATURES];
+        let mut f = Vec::new();
         for &(board, y) in &rows {
-            features(&board, &mut f);
+            features_with(&board, &terms, &mut f);
             for &k in &f {
                 let c = ties[k as usize] as usize;
                 b[c] += y as f64;
@@ -128,6 +137,7 @@ impl PhaseFit {
         let e = rows.iter().map(|&(_, y)| y as f64).collect();
         let xp = vec![0.0; rows.len()];
         PhaseFit {
+            terms,
             rows,
             test,
             w: vec![0.0; n],
@@ -146,11 +156,10 @@ impl PhaseFit {
         if self.done || self.rows.is_empty() {
             return;
         }
-        let n = LAYOUT.size;
-        let mut q = vec![0.0; n];
-        let mut f = [0u32; FEATURES];
+        let mut q = vec![0.0; ties.len()];
+        let mut f = Vec::new();
         for (i, &(board, _)) in self.rows.iter().enumerate() {
-            features(&board, &mut f);
+            features_with(&board, &self.terms, &mut f);
             let mut s = 0.0;
             for &k in &f {
                 s += self.p[ties[k as usize] as usize];
@@ -197,10 +206,10 @@ impl PhaseFit {
 
     /// Sum of squared held-out residuals with the current weights.
     fn test_sse(&self, ties: &[u32]) -> f64 {
-        let mut f = [0u32; FEATURES];
+        let mut f = Vec::new();
         let mut sse = 0.0;
         for &(board, y) in &self.test {
-            features(&board, &mut f);
+            features_with(&board, &self.terms, &mut f);
             let mut s = 0.0;
             for &k in &f {
                 s += self.w[ties[k as usize] as usize];
@@ -231,7 +240,7 @@ pub fn fit(
     pb: &ProgressBar,
     report: &mut dyn FnMut(&EpochReport),
 ) -> Weights {
-    let ties = tie_map();
+    let ties = tie_map(&cfg.terms);
     // A random subsample, if asked, chosen from the seed.
     let mut chosen: Vec<&Sample> = samples.iter().filter(|s| !s.board.is_game_over()).collect();
     if let Some(max) = cfg.max_samples
@@ -266,7 +275,7 @@ pub fn fit(
         .collect();
     let mut states: Vec<PhaseFit> = phases
         .into_par_iter()
-        .map(|(rows, test)| PhaseFit::new(rows, test, &ties, cfg.lambda))
+        .map(|(rows, test)| PhaseFit::new(rows, test, cfg.terms.clone(), &ties, cfg.lambda))
         .collect();
     let train_n: usize = states.iter().map(|s| s.rows.len()).sum();
     let test_n: usize = states.iter().map(|s| s.test.len()).sum();
@@ -297,12 +306,18 @@ pub fn fit(
                 .collect(),
         });
     }
-    let mut w = Weights::zero_with(per);
+    let mut w = Weights::zero_with_terms(per, cfg.terms.clone());
+    let units = |x: f64| {
+        (x * SCALE as f64)
+            .round()
+            .clamp(i16::MIN as f64, i16::MAX as f64) as i16
+    };
     for (p, s) in states.iter().enumerate() {
-        let block = w.block_mut(p);
-        for (j, v) in block.iter_mut().enumerate() {
-            let x = s.w[ties[j] as usize] * SCALE as f64;
-            *v = x.round().clamp(i16::MIN as f64, i16::MAX as f64) as i16;
+        for (j, v) in w.block_mut(p).iter_mut().enumerate() {
+            *v = units(s.w[ties[j] as usize]);
+        }
+        for (j, v) in w.terms_block_mut(p).iter_mut().enumerate() {
+            *v = units(s.w[ties[LAYOUT.size + j] as usize]);
         }
     }
     w
@@ -407,13 +422,34 @@ mod tests {
         };
         assert!(sse(&fine) < mse0 * 0.9, "{} {mse0}", sse(&fine));
         assert_ne!(fine.block(10), fine.block(11));
+        // With every whole-board term: the terms are fitted (not left at zero) and fit the
+        // training rows at least as well as the patterns alone.
+        let mut whole_losses = Vec::new();
+        let whole = fit(
+            &samples,
+            &FitConfig {
+                terms: Terms::new(&crate::eval::Term::ALL),
+                ..cfg.clone()
+            },
+            &ProgressBar::hidden(),
+            &mut |r| whole_losses.push(r.train_mse),
+        );
+        assert_eq!(whole.terms(), &Terms::new(&crate::eval::Term::ALL));
+        assert!((0..whole.phases()).all(|p| whole.terms_block(p).len() == whole.terms().size()));
+        assert!((0..whole.phases()).any(|p| whole.terms_block(p).iter().any(|&v| v != 0)));
+        assert!(
+            whole_losses.last() <= losses.last(),
+            "{whole_losses:?} {losses:?}"
+        );
         // The weights are symmetric, and the same fit gives the same weights.
         let w2 = fit(&samples, &cfg, &ProgressBar::hidden(), &mut |_| {});
         assert_eq!(w, w2);
         for s in samples.iter().step_by(97) {
-            let v = w.evaluate_units(&s.board);
-            for sym in crate::board::Symmetry::ALL {
-                assert_eq!(w.evaluate_units(&s.board.transformed(sym)), v);
+            for w in [&w, &whole] {
+                let v = w.evaluate_units(&s.board);
+                for sym in crate::board::Symmetry::ALL {
+                    assert_eq!(w.evaluate_units(&s.board.transformed(sym)), v);
+                }
             }
         }
     }

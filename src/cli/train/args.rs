@@ -112,6 +112,9 @@ pub struct AllArgs {
     /// Empty squares per phase of the weights (as `train fit`'s).
     #[arg(long, default_value_t = crate::eval::EMPTIES_PER_PHASE, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub empties_per_phase: u32,
+    /// Whole-board terms fitted beside the patterns (as `train fit`'s).
+    #[arg(long, default_value = "none", value_parser = parse_terms)]
+    pub terms: crate::eval::Terms,
     /// Midgame positions of the probcut fit.
     #[arg(long, default_value_t = 1500)]
     pub probcut_positions: usize,
@@ -295,6 +298,17 @@ pub struct FitArgs {
     /// phase per number of empties).
     #[arg(long, default_value_t = crate::eval::EMPTIES_PER_PHASE, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub empties_per_phase: u32,
+    /// Whole-board terms fitted beside the patterns, comma-separated: `discs` (the side to
+    /// move's disc count), `potential-mobility` (each side's empty squares next to an
+    /// opponent disc), `mobility-pair` (each side's legal moves); `none` (the default) for
+    /// the patterns, mobility difference and parity bias alone.
+    #[arg(long, default_value = "none", value_parser = parse_terms)]
+    pub terms: crate::eval::Terms,
+}
+
+/// Reads `--terms`.
+fn parse_terms(s: &str) -> Result<crate::eval::Terms, String> {
+    crate::eval::Terms::parse(s).map_err(|e| e.to_string())
 }
 
 /// Arguments of `outflank train eval-error`.

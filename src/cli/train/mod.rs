@@ -215,6 +215,7 @@ fn run_fit(a: FitArgs) -> anyhow::Result<i32> {
         seed: a.seed,
         max_samples: a.max_samples,
         empties_per_phase: a.empties_per_phase,
+        terms: a.terms,
     };
     steps::run_fit(&a.data, &cfg, &a.out, &Stderr)?;
     eprintln!(
@@ -271,6 +272,7 @@ fn all_config(a: AllArgs) -> crate::train::pipeline::AllConfig {
             lambda: a.lambda,
             seed: a.seed,
             empties_per_phase: a.empties_per_phase,
+            terms: a.terms,
             ..FitConfig::default()
         },
         selfplay: SelfPlayConfig {

@@ -282,11 +282,7 @@ pub fn features_with(board: &Board, terms: &Terms, out: &mut Vec<u32>) {
     out.extend_from_slice(&f);
     let (p, o) = (board.player, board.opponent);
     let (mine, theirs) = (legal_moves(p, o), legal_moves(o, p));
-    out.extend(
-        terms
-            .entries(board, mine, theirs)
-            .map(|i| (LAYOUT.size + i) as u32),
-    );
+    terms.entries(board, mine, theirs, |i| out.push((LAYOUT.size + i) as u32));
 }
 
 /// The index of the bias entry for a board (relative to the phase block).
@@ -514,10 +510,7 @@ impl Weights {
             crate::board::legal_moves_reference(p, o),
             crate::board::legal_moves_reference(o, p),
         );
-        let tw = self.terms_block(ph);
-        for (t, off) in self.terms.iter().zip(self.terms.offsets()) {
-            sum += tw[off + t.index(board, mine, theirs)] as i32;
-        }
+        sum += self.terms.units(self.terms_block(ph), board, mine, theirs);
         sum + w[mobility_index(p, o)] as i32
     }
 }

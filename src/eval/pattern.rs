@@ -224,24 +224,33 @@ pub fn instances() -> &'static [Instance] {
     CELL.get_or_init(|| {
         let mut all: Vec<Instance> = Vec::new();
         for f in 0..FAMILY_COUNT {
-            let base = base_squares(f);
-            let mut seen: Vec<u64> = Vec::new();
-            for s in Symmetry::ALL {
-                let sq: Vec<Square> = base.iter().map(|&q| s.square(q)).collect();
-                let mask = sq.iter().fold(0u64, |m, q| m | q.bit());
-                if !seen.contains(&mask) {
-                    seen.push(mask);
-                    all.push(Instance {
-                        family: f,
-                        symmetry: s,
-                        inverse: s.inverse().code(),
-                        squares: sq,
-                    });
-                }
+            for (s, squares) in images(&base_squares(f)) {
+                all.push(Instance {
+                    family: f,
+                    symmetry: s,
+                    inverse: s.inverse().code(),
+                    squares,
+                });
             }
         }
         all
     })
+}
+
+/// The distinct images of a list of squares under the 8 symmetries (as sets of squares),
+/// each with the first symmetry that gives it and its squares in the list's order.
+pub fn images(base: &[Square]) -> Vec<(Symmetry, Vec<Square>)> {
+    let mut seen: Vec<u64> = Vec::new();
+    let mut out = Vec::new();
+    for s in Symmetry::ALL {
+        let sq: Vec<Square> = base.iter().map(|&q| s.square(q)).collect();
+        let mask = sq.iter().fold(0u64, |m, q| m | q.bit());
+        if !seen.contains(&mask) {
+            seen.push(mask);
+            out.push((s, sq));
+        }
+    }
+    out
 }
 
 /// Number of pattern instances (46).
@@ -264,48 +273,50 @@ pub fn index(inst: &Instance, player: u64, opponent: u64) -> usize {
 /// canonical index must share a weight for the evaluation to be symmetric.
 pub fn canonical_map() -> &'static [Vec<u32>; FAMILY_COUNT] {
     static CELL: OnceLock<[Vec<u32>; FAMILY_COUNT]> = OnceLock::new();
-    CELL.get_or_init(|| {
-        std::array::from_fn(|f| {
-            let base = base_squares(f);
-            let n = base.len();
-            let mask = base.iter().fold(0u64, |m, q| m | q.bit());
-            // Digit permutations of the self-symmetries (identity included).
-            let perms: Vec<Vec<usize>> = Symmetry::ALL
-                .iter()
-                .filter_map(|&s| {
-                    let img: Vec<Square> = base.iter().map(|&q| s.square(q)).collect();
-                    let m = img.iter().fold(0u64, |m, q| m | q.bit());
-                    (m == mask).then(|| {
-                        img.iter()
-                            .map(|q| base.iter().position(|b| b == q).expect("same set"))
-                            .collect()
-                    })
-                })
-                .collect();
-            let size = pow3(n);
-            let mut map = vec![0u32; size];
-            let mut digits = vec![0usize; n];
-            for (idx, slot) in map.iter_mut().enumerate() {
-                let mut x = idx;
-                for d in digits.iter_mut() {
-                    *d = x % 3;
-                    x /= 3;
-                }
-                let mut best = idx;
-                let mut image = vec![0usize; n];
-                for perm in &perms {
-                    // The square of digit k moves to the square of digit perm[k].
-                    for (k, &d) in digits.iter().enumerate() {
-                        image[perm[k]] = d;
-                    }
-                    let v = image.iter().rev().fold(0, |a, &d| a * 3 + d);
-                    best = best.min(v);
-                }
-                *slot = best as u32;
-            }
-            map
+    CELL.get_or_init(|| std::array::from_fn(|f| canonical_map_of(&base_squares(f))))
+}
+
+/// `map[idx]` for the base-3 indices of the squares `base` (digit `k` the content of
+/// `base[k]`): the smallest index among the images of `idx` under the symmetries that map
+/// the set of squares onto itself, as [`canonical_map`] for a family.
+pub fn canonical_map_of(base: &[Square]) -> Vec<u32> {
+    let n = base.len();
+    let mask = base.iter().fold(0u64, |m, q| m | q.bit());
+    // Digit permutations of the self-symmetries (identity included).
+    let perms: Vec<Vec<usize>> = Symmetry::ALL
+        .iter()
+        .filter_map(|&s| {
+            let img: Vec<Square> = base.iter().map(|&q| s.square(q)).collect();
+            let m = img.iter().fold(0u64, |m, q| m | q.bit());
+            (m == mask).then(|| {
+                img.iter()
+                    .map(|q| base.iter().position(|b| b == q).expect("same set"))
+                    .collect()
+            })
         })
-    })
+        .collect();
+    let size = pow3(n);
+    let mut map = vec![0u32; size];
+    let mut digits = vec![0usize; n];
+    for (idx, slot) in map.iter_mut().enumerate() {
+        let mut x = idx;
+        for d in digits.iter_mut() {
+            *d = x % 3;
+            x /= 3;
+        }
+        let mut best = idx;
+        let mut image = vec![0usize; n];
+        for perm in &perms {
+            // The square of digit k moves to the square of digit perm[k].
+            for (k, &d) in digits.iter().enumerate() {
+                image[perm[k]] = d;
+            }
+            let v = image.iter().rev().fold(0, |a, &d| a * 3 + d);
+            best = best.min(v);
+        }
+        *slot = best as u32;
+    }
+    map
 }
 
 #[cfg(test)]

@@ -1,13 +1,19 @@
-//! Whole-board terms beside the patterns: each a table indexed by one number computed from
+//! Optional terms beside the classic patterns: tables indexed by one number computed from
 //! the whole board (the side to move's disc count, both sides' potential mobility, both
-//! sides' mobility), as the strongest pattern engines add to their patterns.
+//! sides' mobility), and larger pattern families of ten squares (as the strongest pattern
+//! engines add: a corner triangle, an edge with the block inside it, the crossed diagonals
+//! of a corner), each summed over its symmetric images.
 //!
 //! Weights carry any set of them ([`Terms`], empty by default: the shipped weights have
 //! none); the weights file names the ones it holds, and `train fit --terms` chooses them.
-//! Every term is the same for every symmetric image of a position, so it needs no ties.
+//! The whole-board numbers are the same for every symmetric image of a position; a
+//! pattern's indices that a symmetry of its own squares exchanges are tied by the fit
+//! ([`Term::ties`]), as the classic families' are.
 
-use crate::board::{Board, potential_moves};
+use super::pattern::{canonical_map_of, images, pow3};
+use crate::board::{Board, Square, potential_moves};
 use anyhow::bail;
+use std::sync::OnceLock;
 
 /// Largest count kept apart in the two-sided tables; larger counts share its entry.
 const COUNT_CAP: usize = 31;
@@ -15,7 +21,7 @@ const COUNT_CAP: usize = 31;
 /// Entries of a two-sided table: a count for each side, each 0 to [`COUNT_CAP`].
 const PAIR_SPAN: usize = (COUNT_CAP + 1) * (COUNT_CAP + 1);
 
-/// One whole-board term.
+/// One optional term.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Term {
     /// The side to move's number of discs (0 to 64; the phase gives the opponent's).
@@ -25,11 +31,32 @@ pub enum Term {
     /// The number of legal moves of each side (beside the patterns' one-sided table of
     /// their difference).
     Mobility,
+    /// A corner's triangle: a1 b1 c1 d1 a2 b2 c2 a3 b3 a4 (four images).
+    Triangle,
+    /// An edge's corners and middle with the block inside: a1 c1 d1 e1 f1 h1 c2 d2 e2 f2
+    /// (four images).
+    EdgeBlock,
+    /// A corner's two diagonals: a1 b2 c3 d4 b1 c2 d3 a2 b3 c4 (four images).
+    Cross,
+}
+
+/// A pattern term's images (each one's squares as a mask, and the power of 3 of each of
+/// its squares, 0 elsewhere) and its ties.
+struct Placed {
+    images: Vec<(u64, [u32; 64])>,
+    ties: Vec<u32>,
 }
 
 impl Term {
     /// Every term, in weights-file order.
-    pub const ALL: [Term; 3] = [Term::Discs, Term::PotentialMobility, Term::Mobility];
+    pub const ALL: [Term; 6] = [
+        Term::Discs,
+        Term::PotentialMobility,
+        Term::Mobility,
+        Term::Triangle,
+        Term::EdgeBlock,
+        Term::Cross,
+    ];
 
     /// The term's name in weights files and on the command line.
     pub fn name(self) -> &'static str {
@@ -37,32 +64,98 @@ impl Term {
             Term::Discs => "discs",
             Term::PotentialMobility => "potential-mobility",
             Term::Mobility => "mobility-pair",
+            Term::Triangle => "triangle",
+            Term::EdgeBlock => "edge-block",
+            Term::Cross => "cross",
+        }
+    }
+
+    /// A pattern term's squares, least significant base-3 digit first (none for a
+    /// whole-board number).
+    pub fn squares(self) -> &'static [&'static str] {
+        match self {
+            Term::Discs | Term::PotentialMobility | Term::Mobility => &[],
+            Term::Triangle => &["a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "a4"],
+            Term::EdgeBlock => &["a1", "c1", "d1", "e1", "f1", "h1", "c2", "d2", "e2", "f2"],
+            Term::Cross => &["a1", "b2", "c3", "d4", "b1", "c2", "d3", "a2", "b3", "c4"],
         }
     }
 
     /// The size of the term's table.
-    pub const fn span(self) -> usize {
+    pub fn span(self) -> usize {
         match self {
             Term::Discs => 65,
             Term::PotentialMobility | Term::Mobility => PAIR_SPAN,
+            _ => pow3(self.squares().len()),
         }
     }
 
-    /// The term's index for `board`, whose side to move has the legal moves `mine` and the
-    /// opponent `theirs`.
+    /// A pattern term's images and ties, built once.
+    fn placed(self) -> Option<&'static Placed> {
+        static CELLS: [OnceLock<Placed>; Term::ALL.len()] =
+            [const { OnceLock::new() }; Term::ALL.len()];
+        if self.squares().is_empty() {
+            return None;
+        }
+        let k = Term::ALL.iter().position(|&t| t == self).expect("a term");
+        Some(CELLS[k].get_or_init(|| {
+            let base: Vec<Square> = self
+                .squares()
+                .iter()
+                .map(|s| s.parse().expect("pattern squares are valid"))
+                .collect();
+            let images = images(&base)
+                .into_iter()
+                .map(|(_, squares)| {
+                    let mut pow = [0u32; 64];
+                    for (d, sq) in squares.iter().enumerate() {
+                        pow[sq.index()] = pow3(d) as u32;
+                    }
+                    (squares.iter().fold(0, |m, q| m | q.bit()), pow)
+                })
+                .collect();
+            Placed {
+                images,
+                ties: canonical_map_of(&base),
+            }
+        }))
+    }
+
+    /// For a pattern term, the index each index of its table is tied to (the smallest of
+    /// its images under the symmetries of the pattern's own squares); none for a
+    /// whole-board number.
+    pub fn ties(self) -> Option<&'static [u32]> {
+        self.placed().map(|p| &p.ties[..])
+    }
+
+    /// Calls `f` with the term's index (for a pattern, each image's index) for `board`,
+    /// whose side to move has the legal moves `mine` and the opponent `theirs`.
     #[inline(always)]
-    pub fn index(self, board: &Board, mine: u64, theirs: u64) -> usize {
+    pub fn indices(self, board: &Board, mine: u64, theirs: u64, mut f: impl FnMut(usize)) {
         let pair = |a: u32, b: u32| {
             (a as usize).min(COUNT_CAP) * (COUNT_CAP + 1) + (b as usize).min(COUNT_CAP)
         };
         let (p, o) = (board.player, board.opponent);
         match self {
-            Term::Discs => p.count_ones() as usize,
-            Term::PotentialMobility => pair(
+            Term::Discs => f(p.count_ones() as usize),
+            Term::PotentialMobility => f(pair(
                 potential_moves(p, o).count_ones(),
                 potential_moves(o, p).count_ones(),
-            ),
-            Term::Mobility => pair(mine.count_ones(), theirs.count_ones()),
+            )),
+            Term::Mobility => f(pair(mine.count_ones(), theirs.count_ones())),
+            _ => {
+                for (mask, pow) in &self.placed().expect("a pattern").images {
+                    let sum = |mut x: u64| {
+                        let mut i = 0;
+                        while x != 0 {
+                            i += pow[x.trailing_zeros() as usize];
+                            x &= x - 1;
+                        }
+                        i
+                    };
+                    f((sum(p & mask) + 2 * sum(o & mask)) as usize);
+                }
+            }
         }
     }
 
@@ -78,8 +171,8 @@ impl Term {
     }
 }
 
-/// A set of whole-board terms, in [`Term::ALL`] order, and where each one's table starts in
-/// a phase's block of terms.
+/// A set of optional terms, in [`Term::ALL`] order, and where each one's table starts in a
+/// phase's block of terms.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Terms {
     list: Vec<(Term, usize)>,
@@ -138,25 +231,21 @@ impl Terms {
         self.size
     }
 
-    /// The entries of `board` in a phase's block of terms, one per term, as for
-    /// [`Term::index`].
+    /// Calls `f` with the entries of `board` in a phase's block of terms, as
+    /// [`Term::indices`] gives them.
     #[inline(always)]
-    pub fn entries(
-        &self,
-        board: &Board,
-        mine: u64,
-        theirs: u64,
-    ) -> impl Iterator<Item = usize> + '_ {
-        let b = *board;
-        self.list
-            .iter()
-            .map(move |&(t, off)| off + t.index(&b, mine, theirs))
+    pub fn entries(&self, board: &Board, mine: u64, theirs: u64, mut f: impl FnMut(usize)) {
+        for &(t, off) in &self.list {
+            t.indices(board, mine, theirs, |i| f(off + i));
+        }
     }
 
     /// The sum of the entries of `board` in the block of terms `w`.
     #[inline(always)]
     pub fn units(&self, w: &[i16], board: &Board, mine: u64, theirs: u64) -> i32 {
-        self.entries(board, mine, theirs).map(|i| w[i] as i32).sum()
+        let mut sum = 0;
+        self.entries(board, mine, theirs, |i| sum += w[i] as i32);
+        sum
     }
 }
 
@@ -190,31 +279,87 @@ mod tests {
         assert_eq!(Terms::parse("none").unwrap(), Terms::none());
         assert_eq!(Terms::none().to_string(), "none");
         assert!(Terms::parse("discs,nonsense").is_err());
+        assert_eq!(Term::Triangle.span(), 59049);
+        for t in [Term::Triangle, Term::EdgeBlock, Term::Cross] {
+            // Each is symmetric under one reflection: four images, and ties.
+            let base: Vec<Square> = t.squares().iter().map(|q| q.parse().unwrap()).collect();
+            assert_eq!(images(&base).len(), 4, "{t:?}");
+            let ties = t.ties().unwrap();
+            assert!(
+                ties.iter().enumerate().any(|(i, &c)| c as usize != i),
+                "{t:?}"
+            );
+        }
+        assert!(Term::Discs.ties().is_none());
+    }
+
+    /// The number of entries of term `t`: one, or one per image of a pattern.
+    fn count(t: Term) -> usize {
+        if t.squares().is_empty() { 1 } else { 4 }
     }
 
     #[test]
     fn indices_stay_in_their_tables_and_agree_under_symmetry() {
         let all = Terms::new(&Term::ALL);
         let mut rng = Rng::new(77);
+        let entries = |b: &Board| {
+            let (m, t) = (
+                legal_moves(b.player, b.opponent),
+                legal_moves(b.opponent, b.player),
+            );
+            let mut v = Vec::new();
+            all.entries(b, m, t, |i| v.push(i));
+            v
+        };
+        // The entries with the patterns' indices tied, each term's sorted.
+        let tied = |v: &[usize]| {
+            let mut out = Vec::new();
+            let mut at = 0;
+            for (t, off) in all.iter().zip(all.offsets()) {
+                let mut part: Vec<usize> = v[at..at + count(t)]
+                    .iter()
+                    .map(|&i| t.ties().map_or(i, |ties| off + ties[i - off] as usize))
+                    .collect();
+                part.sort();
+                out.extend(part);
+                at += count(t);
+            }
+            out
+        };
         for _ in 0..300 {
             let target = 1 + rng.below(59) as u32;
             let b = random_board(&mut rng, target);
-            let idx = |b: &Board| {
-                let (m, t) = (
-                    legal_moves(b.player, b.opponent),
-                    legal_moves(b.opponent, b.player),
-                );
-                all.entries(b, m, t).collect::<Vec<_>>()
-            };
-            let here = idx(&b);
-            for (k, (&i, t)) in here.iter().zip(all.iter()).enumerate() {
-                let off = all.list[k].1;
-                assert!(i >= off && i < off + t.span(), "{t:?} {i}");
+            let here = entries(&b);
+            assert_eq!(here.len(), all.iter().map(count).sum::<usize>());
+            let mut at = 0;
+            for (t, off) in all.iter().zip(all.offsets()) {
+                for &i in &here[at..at + count(t)] {
+                    assert!(i >= off && i < off + t.span(), "{t:?} {i}");
+                }
+                at += count(t);
             }
             assert_eq!(here[0], b.player.count_ones() as usize);
+            let canonical = tied(&here);
             for s in Symmetry::ALL {
-                assert_eq!(idx(&b.transformed(s)), here, "{s:?}");
+                assert_eq!(tied(&entries(&b.transformed(s))), canonical, "{s:?}");
             }
+            // Each pattern image's index, square by square.
+            let mut reference = Vec::new();
+            for (t, off) in all.iter().zip(all.offsets()) {
+                let base: Vec<Square> = t.squares().iter().map(|q| q.parse().unwrap()).collect();
+                if base.is_empty() {
+                    continue;
+                }
+                for (_, squares) in images(&base) {
+                    let i = squares.iter().rev().fold(0, |a, q| {
+                        a * 3
+                            + (b.player >> q.index() & 1) as usize
+                            + 2 * (b.opponent >> q.index() & 1) as usize
+                    });
+                    reference.push(off + i);
+                }
+            }
+            assert_eq!(&here[3..], &reference[..]);
         }
     }
 }

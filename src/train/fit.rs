@@ -76,6 +76,11 @@ fn tie_map(terms: &Terms) -> Vec<u32> {
             m[off + i] = (off + c as usize) as u32;
         }
     }
+    for (t, off) in terms.iter().zip(terms.offsets()) {
+        for (i, &c) in t.ties().unwrap_or(&[]).iter().enumerate() {
+            m[LAYOUT.size + off + i] = (LAYOUT.size + off + c as usize) as u32;
+        }
+    }
     m
 }
 

@@ -641,7 +641,7 @@ pub fn weights_id(w: &crate::eval::Weights) -> String {
     let mut bytes: Vec<u8> = (0..w.phases())
         .flat_map(|p| w.block(p).iter().flat_map(|v| v.to_le_bytes()))
         .collect();
-    // Weights with whole-board terms: their names and tables too (none: the same id as
+    // Weights with optional terms: their names and tables too (none: the same id as
     // before the terms existed).
     if !w.terms().is_empty() {
         bytes.extend_from_slice(w.terms().to_string().as_bytes());

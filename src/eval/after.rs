@@ -45,7 +45,7 @@ fn square_terms() -> &'static SquareTerms {
 /// The evaluations of the positions one move after a position (see the module's
 /// documentation); made by [`Weights::after`].
 pub struct AfterMove<'a> {
-    /// The weights of the children's phase, and its block of whole-board terms.
+    /// The weights of the children's phase, and its block of optional terms.
     block: &'a [i16],
     whole: &'a super::Terms,
     whole_block: &'a [i16],
@@ -249,7 +249,7 @@ mod tests {
         let w = shipped_weights();
         let hand = Weights::hand_set();
         // One phase per number of empties: the children's block is not the parent's; and
-        // with every whole-board term.
+        // with every optional term.
         let fine = crate::eval::tests::random_weights(1, 3);
         let whole = crate::eval::tests::random_weights_with(
             1,

@@ -6,7 +6,7 @@
 //! junk after the end and a changed byte are each refused with one line naming the fault.
 //! The stream holds the payload:
 //!
-//! - `u32` format version (2, or 3 for weights with whole-board terms), `u32` phases, `u32`
+//! - `u32` format version (2, or 3 for weights with optional terms), `u32` phases, `u32`
 //!   empties per phase (4 for 15 phases, 1 for one phase per number of empties), `u32`
 //!   families, then for each family its name (`u8` length, bytes) and its number of squares
 //!   (`u8`), then `u32` mobility span; in version 3 then `u32` terms and for each term
@@ -33,7 +33,7 @@ pub const MAGIC: &[u8; 8] = b"OFLKEVAL";
 pub const FILE_VERSION: u32 = 3;
 
 /// The payload's layout version (version 1, with one bias per phase, is still read; weights
-/// with no whole-board terms are written as version 2, byte for byte as before those).
+/// with no optional terms are written as version 2, byte for byte as before those).
 pub const VERSION: u32 = 3;
 
 /// Bytes before the stream: magic, file version, stream length.
@@ -220,7 +220,7 @@ pub fn decode(bytes: &[u8]) -> anyhow::Result<Weights> {
         let n = r.u32()?;
         ensure!(
             n as usize <= Term::ALL.len(),
-            "the weights file names {n} whole-board terms"
+            "the weights file names {n} optional terms"
         );
         for _ in 0..n {
             let len = r.u8()? as usize;

@@ -197,7 +197,7 @@ fn family_sum<const F: usize, const FAST: bool>(
 }
 
 /// The raw evaluation of `board` with the weights `w` of its phase and the block `tw` of
-/// its whole-board `terms` (see [`Weights::evaluate_units`]); `FAST` selects `pext` and the
+/// its optional `terms` (see [`Weights::evaluate_units`]); `FAST` selects `pext` and the
 /// AVX2 move generator.
 #[inline(always)]
 fn units<const FAST: bool>(w: &[i16], terms: &Terms, tw: &[i16], board: &Board) -> i32 {
@@ -272,7 +272,7 @@ pub fn features(board: &Board, out: &mut [u32; FEATURES]) {
     out[INSTANCE_COUNT + 1] = bias_index(board) as u32;
 }
 
-/// The feature indices of `board` in weights with the whole-board `terms`, into `out`
+/// The feature indices of `board` in weights with the optional `terms`, into `out`
 /// (cleared first): those of [`features`], then one per term, counted from the end of the
 /// phase's block ([`LAYOUT`]`.size`), as if the block of terms followed it.
 pub fn features_with(board: &Board, terms: &Terms, out: &mut Vec<u32>) {
@@ -292,13 +292,13 @@ fn bias_index(board: &Board) -> usize {
 }
 
 /// All the weights of the evaluation: one block per phase, laid out as [`LAYOUT`], and for
-/// each phase a block of the whole-board terms it has ([`Terms`], none by default); the
+/// each phase a block of the optional terms it has ([`Terms`], none by default); the
 /// phases are [`EMPTIES_PER_PHASE`] empties wide by default, or as narrow as one number of
 /// empties ([`Weights::zero_with`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
     data: Vec<i16>,
-    /// The whole-board terms, and their blocks, one per phase.
+    /// The optional terms, and their blocks, one per phase.
     terms: Terms,
     extra: Vec<i16>,
     /// Empty squares per phase.
@@ -347,7 +347,7 @@ impl Weights {
         Weights::zero_with_terms(per_phase, Terms::none())
     }
 
-    /// All-zero weights of `per_phase` empties to a phase with the whole-board `terms`.
+    /// All-zero weights of `per_phase` empties to a phase with the optional `terms`.
     pub fn zero_with_terms(per_phase: u32, terms: Terms) -> Weights {
         assert!(
             (1..=60).contains(&per_phase),
@@ -366,18 +366,18 @@ impl Weights {
         }
     }
 
-    /// The whole-board terms of these weights.
+    /// The optional terms of these weights.
     pub fn terms(&self) -> &Terms {
         &self.terms
     }
 
-    /// The block of whole-board terms of phase `p` (empty when there are none).
+    /// The block of optional terms of phase `p` (empty when there are none).
     pub fn terms_block(&self, p: usize) -> &[i16] {
         let n = self.terms.size();
         &self.extra[p * n..(p + 1) * n]
     }
 
-    /// The block of whole-board terms of phase `p`, to change it.
+    /// The block of optional terms of phase `p`, to change it.
     pub fn terms_block_mut(&mut self, p: usize) -> &mut [i16] {
         let n = self.terms.size();
         &mut self.extra[p * n..(p + 1) * n]
@@ -660,7 +660,7 @@ pub(crate) mod tests {
         random_weights_with(per_phase, Terms::none(), seed)
     }
 
-    /// [`random_weights`] with the whole-board `terms`, their tables random too.
+    /// [`random_weights`] with the optional `terms`, their tables random too.
     pub(crate) fn random_weights_with(per_phase: u32, terms: Terms, seed: u64) -> Weights {
         let mut w = Weights::zero_with_terms(per_phase, terms);
         let mut rng = crate::rng::Rng::new(seed);

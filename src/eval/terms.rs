@@ -1,8 +1,8 @@
 //! Optional terms beside the classic patterns: tables indexed by one number computed from
 //! the whole board (the side to move's disc count, both sides' potential mobility, both
 //! sides' mobility), and larger pattern families of ten squares (as the strongest pattern
-//! engines add: a corner triangle, an edge with the block inside it, the crossed diagonals
-//! of a corner), each summed over its symmetric images.
+//! engines add: a corner triangle, an edge with the block inside it, a corner's thick
+//! diagonal), each summed over its symmetric images.
 //!
 //! Weights carry any set of them ([`Terms`], empty by default: the shipped weights have
 //! none); the weights file names the ones it holds, and `train fit --terms` chooses them.
@@ -36,7 +36,8 @@ pub enum Term {
     /// An edge's corners and middle with the block inside: a1 c1 d1 e1 f1 h1 c2 d2 e2 f2
     /// (four images).
     EdgeBlock,
-    /// A corner's two diagonals: a1 b2 c3 d4 b1 c2 d3 a2 b3 c4 (four images).
+    /// A corner's main diagonal to d4 with the squares on both sides of it: a1 b1 a2 b2 c2
+    /// b3 c3 d3 c4 d4 (four images).
     Cross,
 }
 
@@ -70,14 +71,14 @@ impl Term {
         }
     }
 
-    /// A pattern term's squares, least significant base-3 digit first (none for a
-    /// whole-board number).
+    /// A pattern term's squares, least significant base-3 digit first, in increasing
+    /// order (none for a whole-board number).
     pub fn squares(self) -> &'static [&'static str] {
         match self {
             Term::Discs | Term::PotentialMobility | Term::Mobility => &[],
             Term::Triangle => &["a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "a4"],
             Term::EdgeBlock => &["a1", "c1", "d1", "e1", "f1", "h1", "c2", "d2", "e2", "f2"],
-            Term::Cross => &["a1", "b2", "c3", "d4", "b1", "c2", "d3", "a2", "b3", "c4"],
+            Term::Cross => &["a1", "b1", "a2", "b2", "c2", "b3", "c3", "d3", "c4", "d4"],
         }
     }
 

@@ -34,7 +34,7 @@ pub struct FitConfig {
     pub max_samples: Option<usize>,
     /// Empty squares per phase of the weights (4: 15 phases; 1: one per number of empties).
     pub empties_per_phase: u32,
-    /// The whole-board terms fitted beside the patterns (none by default).
+    /// The optional terms fitted beside the patterns (none by default).
     pub terms: Terms,
 }
 
@@ -427,7 +427,7 @@ mod tests {
         };
         assert!(sse(&fine) < mse0 * 0.9, "{} {mse0}", sse(&fine));
         assert_ne!(fine.block(10), fine.block(11));
-        // With every whole-board term: the terms are fitted (not left at zero) and fit the
+        // With every optional term: the terms are fitted (not left at zero) and fit the
         // training rows at least as well as the patterns alone.
         let mut whole_losses = Vec::new();
         let whole = fit(

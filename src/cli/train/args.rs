@@ -112,7 +112,7 @@ pub struct AllArgs {
     /// Empty squares per phase of the weights (as `train fit`'s).
     #[arg(long, default_value_t = crate::eval::EMPTIES_PER_PHASE, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub empties_per_phase: u32,
-    /// Whole-board terms fitted beside the patterns (as `train fit`'s).
+    /// Optional terms fitted beside the classic patterns (as `train fit`'s).
     #[arg(long, default_value = "none", value_parser = parse_terms)]
     pub terms: crate::eval::Terms,
     /// Midgame positions of the probcut fit.
@@ -298,10 +298,11 @@ pub struct FitArgs {
     /// phase per number of empties).
     #[arg(long, default_value_t = crate::eval::EMPTIES_PER_PHASE, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub empties_per_phase: u32,
-    /// Whole-board terms fitted beside the patterns, comma-separated: `discs` (the side to
-    /// move's disc count), `potential-mobility` (each side's empty squares next to an
-    /// opponent disc), `mobility-pair` (each side's legal moves); `none` (the default) for
-    /// the patterns, mobility difference and parity bias alone.
+    /// Optional terms fitted beside the classic patterns, comma-separated: `discs` (the side
+    /// to move's disc count), `potential-mobility` (each side's empty squares next to an
+    /// opponent disc), `mobility-pair` (each side's legal moves), and the ten-square pattern
+    /// families `triangle`, `edge-block`, `cross`; `none` (the default) for the classic
+    /// patterns, mobility difference and parity bias alone.
     #[arg(long, default_value = "none", value_parser = parse_terms)]
     pub terms: crate::eval::Terms,
 }

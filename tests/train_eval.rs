@@ -1,6 +1,7 @@
-//! Weights of one phase per number of empties through the real binary: fitted by `train fit
-//! --empties-per-phase 1`, read back by every command that takes `--eval-file`, and measured
-//! by `train eval-error` on a chosen range of exactly solved empties.
+//! Weights of one phase per number of empties, and weights with optional terms, through the
+//! real binary: fitted by `train fit --empties-per-phase 1` or `--terms`, read back by
+//! `--eval-file`, and measured by `train eval-error` on a chosen range of exactly solved
+//! empties.
 
 mod common;
 
@@ -35,7 +36,12 @@ fn one_phase_per_number_of_empties_is_fitted_read_and_measured() {
     ]));
     let fine = dir.join("fine.ofw");
     let coarse = dir.join("coarse.ofw");
-    for (out, per) in [(&fine, "1"), (&coarse, "4")] {
+    let termed = dir.join("termed.ofw");
+    for (out, per, terms) in [
+        (&fine, "1", "none"),
+        (&coarse, "4", "none"),
+        (&termed, "4", "triangle,discs"),
+    ] {
         ok(outflank(&[
             "train",
             "fit",
@@ -49,6 +55,8 @@ fn one_phase_per_number_of_empties_is_fitted_read_and_measured() {
             "0",
             "--empties-per-phase",
             per,
+            "--terms",
+            terms,
         ]));
     }
     // About four times the tables, and a different evaluation.
@@ -69,6 +77,11 @@ fn one_phase_per_number_of_empties_is_fitted_read_and_measured() {
         text(&out.stdout)
     };
     assert_ne!(score(&fine), score(&coarse));
+    // The terms' tables make a larger file and another evaluation, read back as they were
+    // written.
+    let t = std::fs::metadata(&termed).unwrap().len();
+    assert!(t > c, "{t} {c}");
+    assert_ne!(score(&termed), score(&coarse));
     // Measured against exact solves at 4 to 6 empties (every game held out).
     let out = ok(outflank(&[
         "train",
@@ -109,6 +122,24 @@ fn one_phase_per_number_of_empties_is_fitted_read_and_measured() {
         text(&bad.stderr).contains("empties-per-phase"),
         "{}",
         text(&bad.stderr)
+    );
+    assert!(!dir.join("x.ofw").exists());
+    // So is a term this build does not know, naming the ones it does.
+    let bad = outflank(&[
+        "train",
+        "fit",
+        "--data",
+        s(&samples),
+        "--out",
+        s(&dir.join("x.ofw")),
+        "--terms",
+        "discs,parity",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    let err = text(&bad.stderr);
+    assert!(
+        err.contains("\"parity\"") && err.contains("triangle"),
+        "{err}"
     );
     assert!(!dir.join("x.ofw").exists());
     std::fs::remove_dir_all(&dir).unwrap();

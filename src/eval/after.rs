@@ -4,7 +4,7 @@
 //! the move changes (the square played and the discs it flips), as Edax and Logistello
 //! update their patterns move by move.
 
-use super::pattern::{INSTANCE_COUNT, instances, pow3};
+use super::pattern::{INSTANCE_COUNT, Transforms, instances, pow3};
 use super::{INSTANCE_OFFSETS, Weights, bias_index, fast_eval, indices, legal, mobility_entry};
 #[cfg(target_arch = "x86_64")]
 use crate::board::avx2;
@@ -226,7 +226,13 @@ impl AfterMove<'_> {
         let mut sum =
             self.sum + w[bias_index(child)] as i32 + w[mobility_entry(mine, theirs)] as i32;
         if !self.whole.is_empty() {
-            sum += self.whole.units(self.whole_block, child, mine, theirs);
+            let (tp, to) = (
+                Transforms::new(child.player),
+                Transforms::new(child.opponent),
+            );
+            sum += self
+                .whole
+                .units_with::<FAST>(self.whole_block, child, (mine, theirs), &tp, &to);
         }
         while touched != 0 {
             let k = touched.trailing_zeros() as usize;

@@ -208,7 +208,7 @@ fn units<const FAST: bool>(w: &[i16], terms: &Terms, tw: &[i16], board: &Board) 
     let whole = if terms.is_empty() {
         0
     } else {
-        terms.units(tw, board, mine, theirs)
+        terms.units_with::<FAST>(tw, board, (mine, theirs), &tp, &to)
     };
     whole
         + w[bias_index(board)] as i32

@@ -52,7 +52,13 @@ impl Rng {
 /// A position reached by random moves from the start, stopped at `empties` empty squares
 /// (or earlier, when the game ends).
 pub fn random_board(rng: &mut Rng, empties: u32) -> Board {
-    let mut b = Board::start();
+    random_walk(rng, Board::start(), empties)
+}
+
+/// The position reached by random moves from `from` (passes played where needed), stopped
+/// at `empties` empty squares (or earlier, when the game ends).
+pub fn random_walk(rng: &mut Rng, from: Board, empties: u32) -> Board {
+    let mut b = from;
     while b.empty_count() > empties && !b.is_game_over() {
         b = match b.moves() {
             0 => b.passed(),

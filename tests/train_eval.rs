@@ -1,7 +1,7 @@
 //! Weights of one phase per number of empties, and weights with optional terms, through the
 //! real binary: fitted by `train fit --empties-per-phase 1` or `--terms`, read back by
 //! `--eval-file`, and measured by `train eval-error` on a chosen range of exactly solved
-//! empties.
+//! empties; and samples with deviations from the games (`train data --deviations`).
 
 mod common;
 
@@ -142,5 +142,87 @@ fn one_phase_per_number_of_empties_is_fitted_read_and_measured() {
         "{err}"
     );
     assert!(!dir.join("x.ofw").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The number of samples a sample file holds (its header's count).
+fn sample_count(path: &std::path::Path) -> u64 {
+    let bytes = std::fs::read(path).unwrap();
+    assert_eq!(&bytes[..8], b"OFLKDATA");
+    u64::from_le_bytes(bytes[8..16].try_into().unwrap())
+}
+
+#[test]
+fn deviations_add_positions_off_the_games_and_fit() {
+    let dir = temp_dir("train-eval", "deviations");
+    let wtb = dir.join("games.wtb");
+    ok(outflank(&[
+        "train",
+        "selfplay",
+        "--games",
+        "12",
+        "--depth",
+        "2",
+        "--seed",
+        "5",
+        "--out",
+        s(&wtb),
+    ]));
+    let label = |out: &std::path::Path, deviations: &str| {
+        ok(outflank(&[
+            "train",
+            "data",
+            "--wthor",
+            s(&wtb),
+            "--exact-empties",
+            "8",
+            "--deviations",
+            deviations,
+            "--out",
+            s(out),
+        ]));
+        sample_count(out)
+    };
+    let (plain, more) = (dir.join("plain.samples"), dir.join("more.samples"));
+    let n0 = label(&plain, "0");
+    let n3 = label(&more, "3");
+    // Up to three more a game (a draw is skipped when its game has no position to start
+    // from), the game's own samples unchanged before them.
+    assert!(n3 > n0 && n3 <= n0 + 3 * 12, "{n0} {n3}");
+    let again = dir.join("again.samples");
+    assert_eq!(label(&again, "3"), n3);
+    assert_eq!(
+        std::fs::read(&again).unwrap(),
+        std::fs::read(&more).unwrap(),
+        "the same draws every run"
+    );
+    ok(outflank(&[
+        "train",
+        "fit",
+        "--data",
+        s(&more),
+        "--out",
+        s(&dir.join("w.ofw")),
+        "--epochs",
+        "2",
+        "--holdout",
+        "0",
+    ]));
+    let bad = outflank(&[
+        "train",
+        "data",
+        "--wthor",
+        s(&wtb),
+        "--deviations=many",
+        "--out",
+        s(&dir.join("x.samples")),
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        text(&bad.stderr).contains("--deviations"),
+        "{}",
+        text(&bad.stderr)
+    );
+    assert!(!dir.join("x.samples").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -343,6 +343,10 @@ mod tests {
             );
         }
         assert!(Term::Discs.ties().is_none());
+        // The cache of pattern images is indexed by the variant's number: ALL's order.
+        for (i, t) in Term::ALL.iter().enumerate() {
+            assert_eq!(*t as usize, i, "{t:?}");
+        }
     }
 
     /// The number of entries of term `t`: one, or one per image of a pattern.

@@ -23,6 +23,7 @@
 
 use crate::board::{Board, Square};
 use crate::notation::{WthorGame, parse_wtb};
+use crate::rng::{Rng, random_walk};
 use crate::search::{Engine, EngineConfig, Limits, Solve};
 use anyhow::{Context, bail, ensure};
 use indicatif::ProgressBar;
@@ -352,6 +353,10 @@ pub struct LabelConfig {
     /// and so, on average, one more of its mistakes (a label too low for the side to move at
     /// every other number of empties: the parity bias of issue 40).
     pub parity_labels: bool,
+    /// Positions off each game's line to add, each solved exactly ([`deviations`]): the
+    /// positions a search's leaves reach, where one side or both play moves no game would,
+    /// and which the games alone do not show the evaluation.
+    pub deviations: u32,
 }
 
 impl Default for LabelConfig {
@@ -361,6 +366,7 @@ impl Default for LabelConfig {
             hash_mb: 16,
             skip_plies: 0,
             parity_labels: false,
+            deviations: 0,
         }
     }
 }
@@ -457,6 +463,53 @@ pub fn label_game(engine: &Engine, game: &GameRecord, cfg: &LabelConfig) -> Vec<
             board: b,
             score: score.clamp(-64, 64) as i8,
             kind,
+            game: id,
+        });
+    }
+    out.extend(deviations(engine, &pos, id, opening, cfg));
+    out
+}
+
+/// Fewest empty squares of a deviation's position.
+const DEVIATION_MIN_EMPTIES: u32 = 4;
+
+/// Most random moves of a deviation.
+const DEVIATION_PLIES: u32 = 8;
+
+/// [`LabelConfig::deviations`] positions off a game's line (`pos`, [`GameRecord::positions`]),
+/// each with its exact score, but none inside the game's `opening` (plies): a number of empties `e` drawn from 4 to the exact threshold
+/// and a walk of `k` plies from 1 to 8, then `k` random moves from the game's position with
+/// `e + k` empties (skipped when the game has none, or it is inside the opening).
+/// The draws are seeded by the game's id, so a game's deviations are the same in every run
+/// and shard, and they fall on its side of the held-out split.
+fn deviations(
+    engine: &Engine,
+    pos: &[(Board, bool)],
+    id: u32,
+    opening: u32,
+    cfg: &LabelConfig,
+) -> Vec<Sample> {
+    let lo = DEVIATION_MIN_EMPTIES;
+    if cfg.deviations == 0 || cfg.exact_empties < lo {
+        return Vec::new();
+    }
+    let mut rng = Rng::new(u64::from(id) ^ 0x6465_7669_6174_6573);
+    let mut out = Vec::new();
+    for _ in 0..cfg.deviations {
+        let e = lo + rng.below(u64::from(cfg.exact_empties - lo + 1)) as u32;
+        let k = 1 + rng.below(u64::from(DEVIATION_PLIES)) as u32;
+        // Every move fills a square: the positions with 60 - empties < opening are inside it.
+        let Some(&(from, _)) = pos
+            .iter()
+            .find(|(b, _)| b.empty_count() == e + k && 60 - (e + k).min(60) >= opening)
+        else {
+            continue;
+        };
+        let b = random_walk(&mut rng, from, e);
+        out.push(Sample {
+            board: b,
+            score: solve_exact(engine, b).clamp(-64, 64) as i8,
+            kind: LabelKind::Exact,
             game: id,
         });
     }
@@ -646,6 +699,56 @@ mod tests {
             assert_eq!(plain[i].score, sign * plain[x].score, "position {i}");
         }
         assert_eq!(plain[x..], parity[x..]);
+    }
+
+    #[test]
+    fn deviations_leave_the_line_and_carry_their_exact_scores() {
+        let engine = Engine::new(EngineConfig {
+            threads: 1,
+            hash_mb: 1,
+        });
+        let g = first_move_game();
+        let pos = g.positions().unwrap();
+        let cfg = LabelConfig {
+            exact_empties: 10,
+            ..LabelConfig::default()
+        };
+        let plain = label_game(&engine, &g, &cfg);
+        let more = LabelConfig {
+            deviations: 30,
+            ..cfg.clone()
+        };
+        let with = label_game(&engine, &g, &more);
+        // The game's own samples first, as without deviations, then the deviations.
+        assert_eq!(with[..plain.len()], plain[..]);
+        let extra = &with[plain.len()..];
+        assert!(extra.len() > 20 && extra.len() <= 30, "{}", extra.len());
+        let on_line: HashSet<Board> = pos.iter().map(|p| p.0).collect();
+        let mut off_line = 0;
+        for s in extra {
+            let e = s.board.empty_count();
+            assert!(
+                e <= 10 && (e >= 4 || s.board.is_game_over()),
+                "{:?}",
+                s.board
+            );
+            assert_eq!(s.kind, LabelKind::Exact);
+            assert_eq!(s.game, g.id());
+            assert_eq!(s.score as i32, solve_exact(&engine, s.board));
+            off_line += usize::from(!on_line.contains(&s.board));
+        }
+        // Random walks of 1 to 8 plies: most leave the game's line.
+        assert!(off_line * 2 > extra.len(), "{off_line} of {}", extra.len());
+        // Seeded by the game: the same draws every time; none inside a long opening.
+        assert_eq!(label_game(&engine, &g, &more), with);
+        let late = GameRecord {
+            opening: 60 - 8,
+            ..g.clone()
+        };
+        let late_plain = label_game(&engine, &late, &cfg).len();
+        let late_extra = &label_game(&engine, &late, &more)[late_plain..];
+        assert!(!late_extra.is_empty());
+        assert!(late_extra.iter().all(|s| s.board.empty_count() <= 7));
     }
 
     #[test]

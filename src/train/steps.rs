@@ -93,15 +93,20 @@ pub fn data_run(games: &[GameRecord], label: &LabelConfig) -> RunId {
         step: shard::Step::Data,
         seed: shard::hex_seed(&games_id),
         total: games.len() as u64,
-        // The parity word only when on: the shards of earlier runs keep their settings.
+        // The parity and deviation words only when on: the shards of earlier runs keep
+        // their settings.
         params: format!(
-            "exact_empties={} skip_plies={}{} games={games_id}",
+            "exact_empties={} skip_plies={}{}{} games={games_id}",
             label.exact_empties,
             label.skip_plies,
             if label.parity_labels {
                 " parity_labels=1"
             } else {
                 ""
+            },
+            match label.deviations {
+                0 => String::new(),
+                n => format!(" deviations={n}"),
             }
         ),
     }
@@ -362,6 +367,17 @@ mod tests {
                 .starts_with("exact_empties=12 skip_plies=3 parity_labels=1 games=")
         );
         assert_eq!(on.seed, off.seed);
+        let dev = data_run(
+            &[],
+            &LabelConfig {
+                deviations: 4,
+                ..label
+            },
+        );
+        assert!(
+            dev.params
+                .starts_with("exact_empties=12 skip_plies=3 deviations=4 games=")
+        );
     }
 
     #[test]

@@ -97,6 +97,10 @@ pub struct AllArgs {
     /// (docs/training.md).
     #[arg(long)]
     pub parity_labels: bool,
+    /// Positions off each game's line to add, each solved exactly: from a game's position
+    /// 1 to 8 random moves, down to 4 to `--exact-empties` empties (docs/training.md).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub deviations: u32,
     /// Self-play games (0: none).
     #[arg(long, default_value_t = 10000)]
     pub selfplay_games: usize,
@@ -152,6 +156,10 @@ pub struct DataArgs {
     /// (docs/training.md).
     #[arg(long)]
     pub parity_labels: bool,
+    /// Positions off each game's line to add, each solved exactly: from a game's position
+    /// 1 to 8 random moves, down to 4 to `--exact-empties` empties (docs/training.md).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub deviations: u32,
     /// The sample file to write (without --shard).
     #[arg(long, required_unless_present = "shard", conflicts_with = "shard")]
     pub out: Option<PathBuf>,

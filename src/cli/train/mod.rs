@@ -95,6 +95,7 @@ fn run_data(a: DataArgs) -> anyhow::Result<i32> {
         exact_empties: a.exact_empties,
         skip_plies: a.skip_plies,
         parity_labels: a.parity_labels,
+        deviations: a.deviations,
         ..LabelConfig::default()
     };
     let done = steps::run_data(&sources, &label, &output(&a.out, &a.shard), &Stderr)?;
@@ -265,6 +266,7 @@ fn all_config(a: AllArgs) -> crate::train::pipeline::AllConfig {
         label: LabelConfig {
             exact_empties: a.exact_empties,
             parity_labels: a.parity_labels,
+            deviations: a.deviations,
             ..LabelConfig::default()
         },
         fit: FitConfig {

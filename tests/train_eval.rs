@@ -7,33 +7,48 @@ mod common;
 
 use common::{ok, outflank, s, temp_dir, text};
 
-#[test]
-fn one_phase_per_number_of_empties_is_fitted_read_and_measured() {
-    let dir = temp_dir("train-eval", "phases");
+/// `games` self-play games at depth 2 from `seed`, written to `games.wtb` in `dir`.
+fn selfplay_games(dir: &std::path::Path, games: &str, seed: &str) -> std::path::PathBuf {
     let wtb = dir.join("games.wtb");
     ok(outflank(&[
         "train",
         "selfplay",
         "--games",
-        "16",
+        games,
         "--depth",
         "2",
         "--seed",
-        "3",
+        seed,
         "--out",
         s(&wtb),
     ]));
-    let samples = dir.join("games.samples");
+    wtb
+}
+
+/// Labels the games of `wtb` exactly to 8 empties with `deviations` more positions a game
+/// into the sample file `out`; the number of samples it holds.
+fn label(wtb: &std::path::Path, out: &std::path::Path, deviations: &str) -> u64 {
     ok(outflank(&[
         "train",
         "data",
         "--wthor",
-        s(&wtb),
+        s(wtb),
         "--exact-empties",
         "8",
+        "--deviations",
+        deviations,
         "--out",
-        s(&samples),
+        s(out),
     ]));
+    sample_count(out)
+}
+
+#[test]
+fn one_phase_per_number_of_empties_is_fitted_read_and_measured() {
+    let dir = temp_dir("train-eval", "phases");
+    let wtb = selfplay_games(&dir, "16", "3");
+    let samples = dir.join("games.samples");
+    label(&wtb, &samples, "0");
     let fine = dir.join("fine.ofw");
     let coarse = dir.join("coarse.ofw");
     let termed = dir.join("termed.ofw");
@@ -155,34 +170,8 @@ fn sample_count(path: &std::path::Path) -> u64 {
 #[test]
 fn deviations_add_positions_off_the_games_and_fit() {
     let dir = temp_dir("train-eval", "deviations");
-    let wtb = dir.join("games.wtb");
-    ok(outflank(&[
-        "train",
-        "selfplay",
-        "--games",
-        "12",
-        "--depth",
-        "2",
-        "--seed",
-        "5",
-        "--out",
-        s(&wtb),
-    ]));
-    let label = |out: &std::path::Path, deviations: &str| {
-        ok(outflank(&[
-            "train",
-            "data",
-            "--wthor",
-            s(&wtb),
-            "--exact-empties",
-            "8",
-            "--deviations",
-            deviations,
-            "--out",
-            s(out),
-        ]));
-        sample_count(out)
-    };
+    let wtb = selfplay_games(&dir, "12", "5");
+    let label = |out: &std::path::Path, deviations: &str| label(&wtb, out, deviations);
     let (plain, more) = (dir.join("plain.samples"), dir.join("more.samples"));
     let n0 = label(&plain, "0");
     let n3 = label(&more, "3");

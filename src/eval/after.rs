@@ -226,13 +226,21 @@ impl AfterMove<'_> {
         let mut sum =
             self.sum + w[bias_index(child)] as i32 + w[mobility_entry(mine, theirs)] as i32;
         if !self.whole.is_empty() {
-            let (tp, to) = (
-                Transforms::new(child.player),
-                Transforms::new(child.opponent),
-            );
+            // The optional terms: whole-board numbers read off the child, and the pattern
+            // terms' images with `pext` from the child's symmetric images (faster here than
+            // updating their indices square by square as the classic patterns' are).
             sum += self
                 .whole
-                .units_with::<FAST>(self.whole_block, child, (mine, theirs), &tp, &to);
+                .whole_units(self.whole_block, child, mine, theirs);
+            if self.whole.has_patterns() {
+                let (tp, to) = (
+                    Transforms::new(child.player),
+                    Transforms::new(child.opponent),
+                );
+                sum += self
+                    .whole
+                    .pattern_units_with::<FAST>(self.whole_block, child, &tp, &to);
+            }
         }
         while touched != 0 {
             let k = touched.trailing_zeros() as usize;

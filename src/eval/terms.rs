@@ -150,15 +150,7 @@ impl Term {
             Term::Mobility => f(pair(mine.count_ones(), theirs.count_ones())),
             _ => {
                 for (mask, pow, _) in &self.placed().expect("a pattern").images {
-                    let sum = |mut x: u64| {
-                        let mut i = 0;
-                        while x != 0 {
-                            i += pow[x.trailing_zeros() as usize];
-                            x &= x - 1;
-                        }
-                        i
-                    };
-                    f((sum(p & mask) + 2 * sum(o & mask)) as usize);
+                    f((digits(pow, p & mask) + 2 * digits(pow, o & mask)) as usize);
                 }
             }
         }
@@ -182,6 +174,28 @@ impl Term {
 pub struct Terms {
     list: Vec<(Term, usize)>,
     size: usize,
+    /// The whole-board terms and their tables' starts.
+    whole: Vec<(Term, usize)>,
+    /// Every image of the pattern terms, in order.
+    images: Vec<Image>,
+}
+
+/// Most images of pattern terms in one set (every pattern term on).
+pub const MAX_IMAGES: usize = 12;
+
+/// One image of a pattern term of a set, ready to read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Image {
+    /// Where its term's table starts in a phase's block of terms.
+    off: usize,
+    /// Its squares.
+    mask: u64,
+    /// The power of 3 of each of its squares (its digit), 0 elsewhere.
+    pow: [u32; 64],
+    /// The code of the symmetry that maps it onto its term's base squares.
+    inv: u8,
+    /// The base squares (read with `pext` from the board under `inv`).
+    base: u64,
 }
 
 impl Terms {
@@ -192,15 +206,29 @@ impl Terms {
 
     /// The set of `terms` (in any order, repeats ignored).
     pub fn new(terms: &[Term]) -> Terms {
-        let mut list = Vec::new();
-        let mut size = 0;
+        let mut out = Terms::default();
         for t in Term::ALL {
             if terms.contains(&t) {
-                list.push((t, size));
-                size += t.span();
+                let off = out.size;
+                out.list.push((t, off));
+                out.size += t.span();
+                match t.placed() {
+                    None => out.whole.push((t, off)),
+                    Some(pl) => {
+                        out.images
+                            .extend(pl.images.iter().map(|&(mask, pow, inv)| Image {
+                                off,
+                                mask,
+                                pow,
+                                inv,
+                                base: pl.base,
+                            }))
+                    }
+                }
             }
         }
-        Terms { list, size }
+        debug_assert!(out.images.len() <= MAX_IMAGES);
+        out
     }
 
     /// The set named by a comma-separated list (`discs,potential-mobility`; empty or
@@ -266,34 +294,89 @@ impl Terms {
         tp: &Transforms,
         to: &Transforms,
     ) -> i32 {
+        self.whole_units(w, board, mine, theirs) + self.pattern_units_with::<FAST>(w, board, tp, to)
+    }
+
+    /// The sum of the entries of the pattern terms' images of `board` in the block of terms
+    /// `w`, read as [`Terms::units_with`] reads them.
+    #[inline(always)]
+    pub fn pattern_units_with<const FAST: bool>(
+        &self,
+        w: &[i16],
+        board: &Board,
+        tp: &Transforms,
+        to: &Transforms,
+    ) -> i32 {
+        let mut sum = 0;
         #[cfg(target_arch = "x86_64")]
         if FAST {
-            let mut sum = 0;
-            for &(t, off) in &self.list {
-                match t.placed() {
-                    None => t.indices(board, mine, theirs, |i| sum += w[off + i] as i32),
-                    Some(pl) => {
-                        for &(_, _, inv) in &pl.images {
-                            let (p, o) = (tp.0[inv as usize], to.0[inv as usize]);
-                            // SAFETY: FAST is only set in code compiled for BMI2.
-                            let (bp, bo) = unsafe {
-                                (
-                                    std::arch::x86_64::_pext_u64(p, pl.base),
-                                    std::arch::x86_64::_pext_u64(o, pl.base),
-                                )
-                            };
-                            let i = BASE3[bp as usize & 1023] as usize
-                                + 2 * BASE3[bo as usize & 1023] as usize;
-                            sum += w[off + i] as i32;
-                        }
-                    }
-                }
+            for im in &self.images {
+                let (p, o) = (tp.0[im.inv as usize], to.0[im.inv as usize]);
+                // SAFETY: FAST is only set in code compiled for BMI2.
+                let (bp, bo) = unsafe {
+                    (
+                        std::arch::x86_64::_pext_u64(p, im.base),
+                        std::arch::x86_64::_pext_u64(o, im.base),
+                    )
+                };
+                let i = BASE3[bp as usize & 1023] as usize + 2 * BASE3[bo as usize & 1023] as usize;
+                sum += w[im.off + i] as i32;
             }
             return sum;
         }
         let _ = (tp, to);
-        self.units(w, board, mine, theirs)
+        let mut idx = [0u32; MAX_IMAGES];
+        self.image_indices(board.player, board.opponent, &mut idx);
+        sum + self.images_units(w, &idx)
     }
+
+    /// The sum of the entries of the whole-board terms of `board` (whose side to move has
+    /// the legal moves `mine`, the opponent `theirs`) in the block of terms `w`.
+    #[inline(always)]
+    pub fn whole_units(&self, w: &[i16], board: &Board, mine: u64, theirs: u64) -> i32 {
+        let mut sum = 0;
+        for &(t, off) in &self.whole {
+            t.indices(board, mine, theirs, |i| sum += w[off + i] as i32);
+        }
+        sum
+    }
+
+    /// Whether the set has pattern terms.
+    pub fn has_patterns(&self) -> bool {
+        !self.images.is_empty()
+    }
+
+    /// Writes the index of every pattern image (in order, within its term's table) of the
+    /// board `p` to move, `o` the opponent, into the first entries of `out`, square by
+    /// square.
+    #[inline(always)]
+    pub fn image_indices(&self, p: u64, o: u64, out: &mut [u32; MAX_IMAGES]) {
+        for (x, im) in out.iter_mut().zip(&self.images) {
+            *x = digits(&im.pow, p & im.mask) + 2 * digits(&im.pow, o & im.mask);
+        }
+    }
+
+    /// The sum of the entries of the pattern images whose indices are `idx` in the block
+    /// of terms `w`.
+    #[inline(always)]
+    pub fn images_units(&self, w: &[i16], idx: &[u32; MAX_IMAGES]) -> i32 {
+        self.images
+            .iter()
+            .zip(idx)
+            .map(|(im, &i)| w[im.off + i as usize] as i32)
+            .sum()
+    }
+}
+
+/// The sum of the digits `pow` of the squares of `set`.
+#[inline(always)]
+fn digits(pow: &[u32; 64], mut set: u64) -> u32 {
+    let mut i = 0;
+    while set != 0 {
+        i += pow[set.trailing_zeros() as usize];
+        set &= set - 1;
+    }
+    i
 }
 
 impl std::fmt::Display for Terms {

@@ -577,6 +577,14 @@ pub fn label_games(games: &[GameRecord], cfg: &LabelConfig, pb: &ProgressBar) ->
 mod tests {
     use super::*;
 
+    /// A one-thread labelling engine with a small table.
+    fn one_thread_engine() -> Engine {
+        Engine::new(EngineConfig {
+            threads: 1,
+            hash_mb: 1,
+        })
+    }
+
     fn game(moves: &str) -> GameRecord {
         let moves: Vec<Square> = moves
             .as_bytes()
@@ -594,10 +602,7 @@ mod tests {
     #[test]
     fn sample_file_round_trip() {
         let g = game("f5d6c3d3c4f4f6f3e6e7");
-        let engine = Engine::new(EngineConfig {
-            threads: 1,
-            hash_mb: 1,
-        });
+        let engine = one_thread_engine();
         let s = label_game(&engine, &g, &LabelConfig::default());
         assert_eq!(s.len(), 11);
         assert!(s.iter().all(|x| x.kind == LabelKind::Final));
@@ -612,10 +617,7 @@ mod tests {
 
     #[test]
     fn positions_inside_the_opening_are_left_out() {
-        let engine = Engine::new(EngineConfig {
-            threads: 1,
-            hash_mb: 1,
-        });
+        let engine = one_thread_engine();
         let mut g = game("f5d6c3d3c4f4f6f3e6e7");
         let all = label_game(&engine, &g, &LabelConfig::default());
         g.opening = 4;
@@ -663,10 +665,7 @@ mod tests {
 
     #[test]
     fn parity_labels_come_from_a_result_with_the_same_side_to_move() {
-        let engine = Engine::new(EngineConfig {
-            threads: 1,
-            hash_mb: 1,
-        });
+        let engine = one_thread_engine();
         let g = first_move_game();
         let pos = g.positions().unwrap();
         let cfg = LabelConfig {
@@ -703,10 +702,7 @@ mod tests {
 
     #[test]
     fn deviations_leave_the_line_and_carry_their_exact_scores() {
-        let engine = Engine::new(EngineConfig {
-            threads: 1,
-            hash_mb: 1,
-        });
+        let engine = one_thread_engine();
         let g = first_move_game();
         let pos = g.positions().unwrap();
         let cfg = LabelConfig {

@@ -227,7 +227,10 @@ impl Terms {
                 }
             }
         }
-        debug_assert!(out.images.len() <= MAX_IMAGES);
+        assert!(
+            out.images.len() <= MAX_IMAGES,
+            "more pattern images than MAX_IMAGES"
+        );
         out
     }
 

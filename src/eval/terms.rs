@@ -180,9 +180,6 @@ pub struct Terms {
     images: Vec<Image>,
 }
 
-/// Most images of pattern terms in one set (every pattern term on).
-pub const MAX_IMAGES: usize = 12;
-
 /// One image of a pattern term of a set, ready to read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Image {
@@ -227,10 +224,6 @@ impl Terms {
                 }
             }
         }
-        assert!(
-            out.images.len() <= MAX_IMAGES,
-            "more pattern images than MAX_IMAGES"
-        );
         out
     }
 
@@ -328,9 +321,12 @@ impl Terms {
             return sum;
         }
         let _ = (tp, to);
-        let mut idx = [0u32; MAX_IMAGES];
-        self.image_indices(board.player, board.opponent, &mut idx);
-        sum + self.images_units(w, &idx)
+        let (p, o) = (board.player, board.opponent);
+        for im in &self.images {
+            let i = digits(&im.pow, p & im.mask) + 2 * digits(&im.pow, o & im.mask);
+            sum += w[im.off + i as usize] as i32;
+        }
+        sum
     }
 
     /// The sum of the entries of the whole-board terms of `board` (whose side to move has
@@ -347,27 +343,6 @@ impl Terms {
     /// Whether the set has pattern terms.
     pub fn has_patterns(&self) -> bool {
         !self.images.is_empty()
-    }
-
-    /// Writes the index of every pattern image (in order, within its term's table) of the
-    /// board `p` to move, `o` the opponent, into the first entries of `out`, square by
-    /// square.
-    #[inline(always)]
-    pub fn image_indices(&self, p: u64, o: u64, out: &mut [u32; MAX_IMAGES]) {
-        for (x, im) in out.iter_mut().zip(&self.images) {
-            *x = digits(&im.pow, p & im.mask) + 2 * digits(&im.pow, o & im.mask);
-        }
-    }
-
-    /// The sum of the entries of the pattern images whose indices are `idx` in the block
-    /// of terms `w`.
-    #[inline(always)]
-    pub fn images_units(&self, w: &[i16], idx: &[u32; MAX_IMAGES]) -> i32 {
-        self.images
-            .iter()
-            .zip(idx)
-            .map(|(im, &i)| w[im.off + i as usize] as i32)
-            .sum()
     }
 }
 

@@ -476,12 +476,13 @@ const DEVIATION_MIN_EMPTIES: u32 = 4;
 /// Most random moves of a deviation.
 const DEVIATION_PLIES: u32 = 8;
 
-/// [`LabelConfig::deviations`] positions off a game's line (`pos`, [`GameRecord::positions`]),
-/// each with its exact score, but none inside the game's `opening` (plies): a number of empties `e` drawn from 4 to the exact threshold
-/// and a walk of `k` plies from 1 to 8, then `k` random moves from the game's position with
-/// `e + k` empties (skipped when the game has none, or it is inside the opening).
-/// The draws are seeded by the game's id, so a game's deviations are the same in every run
-/// and shard, and they fall on its side of the held-out split.
+/// [`LabelConfig::deviations`] positions off a game's line (`pos`,
+/// [`GameRecord::positions`]), each with its exact score: a number of empties `e` drawn
+/// from 4 to the exact threshold and a walk of `k` plies from 1 to 8, then `k` random moves
+/// from the game's position with `e + k` empties (skipped when the game has none, or it is
+/// inside the game's `opening`, in plies). The draws are seeded by the game's id, so a
+/// game's deviations are the same in every run and shard, and they fall on its side of the
+/// held-out split.
 fn deviations(
     engine: &Engine,
     pos: &[(Board, bool)],

@@ -1,8 +1,8 @@
 //! Optional terms beside the classic patterns: tables indexed by one number computed from
 //! the whole board (the side to move's disc count, both sides' potential mobility, both
-//! sides' mobility), and larger pattern families of ten squares (as the strongest pattern
-//! engines add: a corner triangle, an edge with the block inside it, a corner's thick
-//! diagonal), each summed over its symmetric images.
+//! sides' mobility, the parity of the quadrants' empties), and larger pattern families of
+//! ten squares (as the strongest pattern engines add: a corner triangle, an edge with the
+//! block inside it, a corner's thick diagonal), each summed over its symmetric images.
 //!
 //! Weights carry any set of them ([`Terms`], empty by default: the shipped weights have
 //! none); the weights file names the ones it holds, and `train fit --terms` chooses them.
@@ -21,6 +21,38 @@ const COUNT_CAP: usize = 31;
 /// Entries of a two-sided table: a count for each side, each 0 to [`COUNT_CAP`].
 const PAIR_SPAN: usize = (COUNT_CAP + 1) * (COUNT_CAP + 1);
 
+/// The four 4x4 quadrants of the board (the same four under every symmetry).
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+/// Entries of the parity-quadrants table: four counts of 0 to 4 quadrants.
+const QUADRANT_SPAN: usize = 625;
+
+/// The parity-quadrants index of a board with the empty squares `empty`, whose side to move
+/// has the legal moves `mine` and the opponent `theirs`: of the quadrants with an odd number
+/// of empties, how many only the side to move can play into, only the opponent, both,
+/// neither (base 5, in that order).
+#[inline(always)]
+fn parity_quadrants(empty: u64, mine: u64, theirs: u64) -> usize {
+    let mut i = 0;
+    for q in QUADRANTS {
+        if (empty & q).count_ones() & 1 == 1 {
+            let (m, t) = (mine & q != 0, theirs & q != 0);
+            i += match (m, t) {
+                (true, false) => 1,
+                (false, true) => 5,
+                (true, true) => 25,
+                (false, false) => 125,
+            };
+        }
+    }
+    i
+}
+
 /// One optional term.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Term {
@@ -31,6 +63,10 @@ pub enum Term {
     /// The number of legal moves of each side (beside the patterns' one-sided table of
     /// their difference).
     Mobility,
+    /// The board's four 4x4 quadrants with an odd number of empties, counted apart by who
+    /// can play there: the side to move alone, the opponent alone, both, neither (Edax's
+    /// parity regions; whoever plays last in a region tends to keep it).
+    ParityQuadrants,
     /// A corner's triangle: a1 b1 c1 d1 a2 b2 c2 a3 b3 a4 (four images).
     Triangle,
     /// An edge's corners and middle with the block inside: a1 c1 d1 e1 f1 h1 c2 d2 e2 f2
@@ -52,10 +88,11 @@ struct Placed {
 
 impl Term {
     /// Every term, in weights-file order.
-    pub const ALL: [Term; 6] = [
+    pub const ALL: [Term; 7] = [
         Term::Discs,
         Term::PotentialMobility,
         Term::Mobility,
+        Term::ParityQuadrants,
         Term::Triangle,
         Term::EdgeBlock,
         Term::Cross,
@@ -67,6 +104,7 @@ impl Term {
             Term::Discs => "discs",
             Term::PotentialMobility => "potential-mobility",
             Term::Mobility => "mobility-pair",
+            Term::ParityQuadrants => "parity-quadrants",
             Term::Triangle => "triangle",
             Term::EdgeBlock => "edge-block",
             Term::Cross => "cross",
@@ -77,7 +115,7 @@ impl Term {
     /// order (none for a whole-board number).
     pub fn squares(self) -> &'static [&'static str] {
         match self {
-            Term::Discs | Term::PotentialMobility | Term::Mobility => &[],
+            Term::Discs | Term::PotentialMobility | Term::Mobility | Term::ParityQuadrants => &[],
             Term::Triangle => &["a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "a4"],
             Term::EdgeBlock => &["a1", "c1", "d1", "e1", "f1", "h1", "c2", "d2", "e2", "f2"],
             Term::Cross => &["a1", "b1", "a2", "b2", "c2", "b3", "c3", "d3", "c4", "d4"],
@@ -89,6 +127,7 @@ impl Term {
         match self {
             Term::Discs => 65,
             Term::PotentialMobility | Term::Mobility => PAIR_SPAN,
+            Term::ParityQuadrants => QUADRANT_SPAN,
             _ => pow3(self.squares().len()),
         }
     }
@@ -148,6 +187,7 @@ impl Term {
                 potential_moves(o, p).count_ones(),
             )),
             Term::Mobility => f(pair(mine.count_ones(), theirs.count_ones())),
+            Term::ParityQuadrants => f(parity_quadrants(!(p | o), mine, theirs)),
             _ => {
                 for (mask, pow, _) in &self.placed().expect("a pattern").images {
                     f((digits(pow, p & mask) + 2 * digits(pow, o & mask)) as usize);
@@ -410,6 +450,25 @@ mod tests {
         }
     }
 
+    #[test]
+    fn parity_quadrants_count_odd_quadrants_by_who_can_play_there() {
+        let b = Board::start();
+        let (m, t) = (
+            legal_moves(b.player, b.opponent),
+            legal_moves(b.opponent, b.player),
+        );
+        // 15 empties in each quadrant; black (to move) can play d3 c4 (a1-d4) and e6 f5
+        // (e5-h8), white e3 f4 (e1-h4) and c5 d6 (a5-d8).
+        assert_eq!(parity_quadrants(!(b.player | b.opponent), m, t), 2 + 2 * 5);
+        // Fill a square of the a1-d4 quadrant: even there, the rest as before.
+        let a1: Square = "a1".parse().unwrap();
+        let empty = !(b.player | b.opponent) & !a1.bit();
+        assert_eq!(parity_quadrants(empty, m, t), 1 + 2 * 5);
+        // Nobody can play: every odd quadrant counts as neither's.
+        assert_eq!(parity_quadrants(!(b.player | b.opponent), 0, 0), 4 * 125);
+        assert!(4 * 125 < Term::ParityQuadrants.span());
+    }
+
     /// The number of entries of term `t`: one, or one per image of a pattern.
     fn count(t: Term) -> usize {
         if t.squares().is_empty() { 1 } else { 4 }
@@ -476,7 +535,7 @@ mod tests {
                     reference.push(off + i);
                 }
             }
-            assert_eq!(&here[3..], &reference[..]);
+            assert_eq!(&here[4..], &reference[..]);
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Optional terms beside the classic patterns: tables indexed by one number computed from
 //! the whole board (the side to move's disc count, both sides' potential mobility, both
-//! sides' mobility, the parity of the quadrants' empties), and larger pattern families of
+//! sides' mobility, the parity of the quadrants' and the regions' empties), and larger pattern families of
 //! ten squares (as the strongest pattern engines add: a corner triangle, an edge with the
 //! block inside it, a corner's thick diagonal), each summed over its symmetric images.
 //!
@@ -11,7 +11,7 @@
 //! ([`Term::ties`]), as the classic families' are.
 
 use super::pattern::{BASE3, Transforms, canonical_map_of, images, pow3};
-use crate::board::{Board, Square, potential_moves};
+use crate::board::{Board, Square, neighbours, potential_moves};
 use anyhow::bail;
 use std::sync::OnceLock;
 
@@ -41,16 +41,57 @@ fn parity_quadrants(empty: u64, mine: u64, theirs: u64) -> usize {
     let mut i = 0;
     for q in QUADRANTS {
         if (empty & q).count_ones() & 1 == 1 {
-            let (m, t) = (mine & q != 0, theirs & q != 0);
-            i += match (m, t) {
-                (true, false) => 1,
-                (false, true) => 5,
-                (true, true) => 25,
-                (false, false) => 125,
-            };
+            i += [1, 5, 25, 125][access(q, mine, theirs)];
         }
     }
     i
+}
+
+/// Who can play into `region`: 0 the side to move alone (its legal moves `mine`), 1 the
+/// opponent alone (`theirs`), 2 both, 3 neither.
+#[inline(always)]
+fn access(region: u64, mine: u64, theirs: u64) -> usize {
+    match (mine & region != 0, theirs & region != 0) {
+        (true, false) => 0,
+        (false, true) => 1,
+        (true, true) => 2,
+        (false, false) => 3,
+    }
+}
+
+/// Most empty squares at which [`Term::ParityRegions`] looks at the regions.
+pub const REGION_EMPTIES: u32 = 24;
+
+/// Entries of the parity-regions table: four counts of 0 to 3 regions.
+const REGION_SPAN: usize = 256;
+
+/// The parity-regions index of a board with the empty squares `empty` (see
+/// [`parity_quadrants`]): of the regions of empty squares with an odd number of squares, how
+/// many only the side to move can play into, only the opponent, both, neither (base 4, each
+/// count at most 3); 0 with more than [`REGION_EMPTIES`] empty squares.
+#[inline(always)]
+fn parity_regions(empty: u64, mine: u64, theirs: u64) -> usize {
+    if empty.count_ones() > REGION_EMPTIES {
+        return 0;
+    }
+    let mut counts = [0usize; 4];
+    let mut rest = empty;
+    while rest != 0 {
+        let mut r = rest & rest.wrapping_neg();
+        loop {
+            let grown = (r | neighbours(r)) & empty;
+            if grown == r {
+                break;
+            }
+            r = grown;
+        }
+        rest &= !r;
+        if r.count_ones() & 1 == 1 {
+            let c = &mut counts[access(r, mine, theirs)];
+            *c = (*c + 1).min(3);
+        }
+    }
+    counts[0] + 4 * counts[1] + 16 * counts[2] + 64 * counts[3]
 }
 
 /// One optional term.
@@ -67,6 +108,10 @@ pub enum Term {
     /// can play there: the side to move alone, the opponent alone, both, neither (Edax's
     /// parity regions; whoever plays last in a region tends to keep it).
     ParityQuadrants,
+    /// The regions of empty squares (connected in the 8 directions) with an odd number of
+    /// squares, counted apart as [`Term::ParityQuadrants`] counts quadrants (each count up
+    /// to 3), when at most [`REGION_EMPTIES`] squares are empty (one entry above that).
+    ParityRegions,
     /// A corner's triangle: a1 b1 c1 d1 a2 b2 c2 a3 b3 a4 (four images).
     Triangle,
     /// An edge's corners and middle with the block inside: a1 c1 d1 e1 f1 h1 c2 d2 e2 f2
@@ -88,11 +133,12 @@ struct Placed {
 
 impl Term {
     /// Every term, in weights-file order.
-    pub const ALL: [Term; 7] = [
+    pub const ALL: [Term; 8] = [
         Term::Discs,
         Term::PotentialMobility,
         Term::Mobility,
         Term::ParityQuadrants,
+        Term::ParityRegions,
         Term::Triangle,
         Term::EdgeBlock,
         Term::Cross,
@@ -105,6 +151,7 @@ impl Term {
             Term::PotentialMobility => "potential-mobility",
             Term::Mobility => "mobility-pair",
             Term::ParityQuadrants => "parity-quadrants",
+            Term::ParityRegions => "parity-regions",
             Term::Triangle => "triangle",
             Term::EdgeBlock => "edge-block",
             Term::Cross => "cross",
@@ -115,7 +162,11 @@ impl Term {
     /// order (none for a whole-board number).
     pub fn squares(self) -> &'static [&'static str] {
         match self {
-            Term::Discs | Term::PotentialMobility | Term::Mobility | Term::ParityQuadrants => &[],
+            Term::Discs
+            | Term::PotentialMobility
+            | Term::Mobility
+            | Term::ParityQuadrants
+            | Term::ParityRegions => &[],
             Term::Triangle => &["a1", "b1", "c1", "d1", "a2", "b2", "c2", "a3", "b3", "a4"],
             Term::EdgeBlock => &["a1", "c1", "d1", "e1", "f1", "h1", "c2", "d2", "e2", "f2"],
             Term::Cross => &["a1", "b1", "a2", "b2", "c2", "b3", "c3", "d3", "c4", "d4"],
@@ -128,6 +179,7 @@ impl Term {
             Term::Discs => 65,
             Term::PotentialMobility | Term::Mobility => PAIR_SPAN,
             Term::ParityQuadrants => QUADRANT_SPAN,
+            Term::ParityRegions => REGION_SPAN,
             _ => pow3(self.squares().len()),
         }
     }
@@ -188,6 +240,7 @@ impl Term {
             )),
             Term::Mobility => f(pair(mine.count_ones(), theirs.count_ones())),
             Term::ParityQuadrants => f(parity_quadrants(!(p | o), mine, theirs)),
+            Term::ParityRegions => f(parity_regions(!(p | o), mine, theirs)),
             _ => {
                 for (mask, pow, _) in &self.placed().expect("a pattern").images {
                     f((digits(pow, p & mask) + 2 * digits(pow, o & mask)) as usize);
@@ -469,6 +522,26 @@ mod tests {
         assert!(4 * 125 < Term::ParityQuadrants.span());
     }
 
+    #[test]
+    fn parity_regions_count_odd_regions_by_who_can_play_there() {
+        let sq = |s: &str| s.parse::<Square>().unwrap().bit();
+        // Three regions: a1 alone (odd), h8 g8 (even), a8 b8 c8 (odd, with c8 touching b7's
+        // diagonal neighbour only through b8).
+        let empty = sq("a1") | sq("h8") | sq("g8") | sq("a8") | sq("b8") | sq("c8");
+        // The side to move can play a1, the opponent c8.
+        assert_eq!(parity_regions(empty, sq("a1"), sq("c8")), 1 + 4);
+        // Both can play in the a8 region, nobody at a1.
+        assert_eq!(parity_regions(empty, sq("b8"), sq("a8")), 16 + 64);
+        // Squares touching diagonally are one region: a1 b2 is even, so none is odd.
+        assert_eq!(parity_regions(sq("a1") | sq("b2"), sq("a1"), 0), 0);
+        // Counts stop at 3: five single odd squares apart, all the side to move's.
+        let five = sq("a1") | sq("c1") | sq("e1") | sq("g1") | sq("a3");
+        assert_eq!(parity_regions(five, five, 0), 3);
+        // Above the limit of empties, one entry.
+        assert_eq!(parity_regions(!0 >> 8, !0, !0), 0);
+        assert!(3 + 4 * 3 + 16 * 3 + 64 * 3 < Term::ParityRegions.span());
+    }
+
     /// The number of entries of term `t`: one, or one per image of a pattern.
     fn count(t: Term) -> usize {
         if t.squares().is_empty() { 1 } else { 4 }
@@ -535,7 +608,7 @@ mod tests {
                     reference.push(off + i);
                 }
             }
-            assert_eq!(&here[4..], &reference[..]);
+            assert_eq!(&here[5..], &reference[..]);
         }
     }
 }

@@ -309,7 +309,8 @@ pub struct FitArgs {
     /// Optional terms fitted beside the classic patterns, comma-separated: `discs` (the side
     /// to move's disc count), `potential-mobility` (each side's empty squares next to an
     /// opponent disc), `mobility-pair` (each side's legal moves), `parity-quadrants` (the
-    /// odd quadrants by who can play there), and the ten-square pattern
+    /// odd quadrants by who can play there), `parity-regions` (the same over the regions of
+    /// empty squares), and the ten-square pattern
     /// families `triangle`, `edge-block`, `cross`; `none` (the default) for the classic
     /// patterns, mobility difference and parity bias alone.
     #[arg(long, default_value = "none", value_parser = parse_terms)]

@@ -109,17 +109,32 @@ fn bench_eval(c: &mut Criterion) {
             (b, children)
         })
         .collect();
-    c.bench_function("evaluate_children_full", |x| {
-        x.iter(|| {
-            let mut acc = 0i32;
-            for (_, children) in &boards {
-                for c in children {
-                    acc = acc.wrapping_add(w.evaluate(black_box(c)));
-                }
+    // Every child evaluated from scratch with `w`.
+    let from_scratch = |w: &outflank::eval::Weights| {
+        let mut acc = 0i32;
+        for (_, children) in &boards {
+            for c in children {
+                acc = acc.wrapping_add(w.evaluate(black_box(c)));
             }
-            acc
-        })
-    });
+        }
+        acc
+    };
+    c.bench_function("evaluate_children_full", |x| x.iter(|| from_scratch(&w)));
+    // The same children evaluated with weights that carry optional terms (zero weights: the
+    // same work as fitted ones), beside none: what each whole-board term costs.
+    let mut g = c.benchmark_group("evaluate_children_terms");
+    for name in [
+        "none",
+        "discs",
+        "discs,potential-mobility,mobility-pair",
+        "parity-quadrants",
+        "parity-regions",
+    ] {
+        let terms = outflank::eval::Terms::parse(name).expect("known terms");
+        let wt = outflank::eval::Weights::zero_with_terms(4, terms);
+        g.bench_function(name, |x| x.iter(|| from_scratch(&wt)));
+    }
+    g.finish();
     c.bench_function("evaluate_children_after", |x| {
         x.iter(|| {
             let mut acc = 0i32;

@@ -38,25 +38,20 @@ const QUADRANT_SPAN: usize = 625;
 /// neither (base 5, in that order).
 #[inline(always)]
 fn parity_quadrants(empty: u64, mine: u64, theirs: u64) -> usize {
+    // Branch-free: whether a quadrant is odd, and who can play there, are a coin toss.
     let mut i = 0;
     for q in QUADRANTS {
-        if (empty & q).count_ones() & 1 == 1 {
-            i += [1, 5, 25, 125][access(q, mine, theirs)];
-        }
+        let odd = ((empty & q).count_ones() & 1) as usize;
+        i += odd * [125, 1, 5, 25][access(q, mine, theirs)];
     }
     i
 }
 
-/// Who can play into `region`: 0 the side to move alone (its legal moves `mine`), 1 the
-/// opponent alone (`theirs`), 2 both, 3 neither.
+/// Who can play into `region`: 0 neither, 1 the side to move alone (its legal moves
+/// `mine`), 2 the opponent alone (`theirs`), 3 both.
 #[inline(always)]
 fn access(region: u64, mine: u64, theirs: u64) -> usize {
-    match (mine & region != 0, theirs & region != 0) {
-        (true, false) => 0,
-        (false, true) => 1,
-        (true, true) => 2,
-        (false, false) => 3,
-    }
+    usize::from(mine & region != 0) | usize::from(theirs & region != 0) << 1
 }
 
 /// Most empty squares at which [`Term::ParityRegions`] looks at the regions.
@@ -91,7 +86,7 @@ fn parity_regions(empty: u64, mine: u64, theirs: u64) -> usize {
             *c = (*c + 1).min(3);
         }
     }
-    counts[0] + 4 * counts[1] + 16 * counts[2] + 64 * counts[3]
+    counts[1] + 4 * counts[2] + 16 * counts[3] + 64 * counts[0]
 }
 
 /// One optional term.

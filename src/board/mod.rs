@@ -16,8 +16,8 @@ pub use moves::avx2;
 #[cfg(target_arch = "x86_64")]
 pub use moves::avx512;
 pub use moves::{
-    flips, flips_reference, legal_moves, legal_moves_reference, neighbours, play_and_moves,
-    potential_moves,
+    flips, flips_reference, legal_moves, legal_moves_reference, neighbours, odd_quadrant_mask,
+    play_and_moves, potential_moves,
 };
 pub use square::{Square, SquareError, Squares};
 pub use stability::{stable_discs, stable_discs_until};

@@ -455,6 +455,17 @@ pub fn potential_moves(p: u64, o: u64) -> u64 {
     neighbours(o) & !(p | o)
 }
 
+/// The quadrants holding an odd number of `empties`, as one mask of whole quadrants.
+#[inline(always)]
+pub fn odd_quadrant_mask(empties: u64) -> u64 {
+    // Each quadrant's rows folded into its first row, then its columns into its first
+    // square: bits 0, 4, 32 and 36 hold the parities of the four quadrants.
+    let rows = empties ^ (empties >> 8) ^ (empties >> 16) ^ (empties >> 24);
+    let squares = rows ^ (rows >> 1) ^ (rows >> 2) ^ (rows >> 3);
+    // Each of those bits times 0x0F0F_0F0F covers its quadrant; no two products overlap.
+    (squares & 0x0000_0011_0000_0011).wrapping_mul(0x0F0F_0F0F)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

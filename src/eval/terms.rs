@@ -1,8 +1,9 @@
 //! Optional terms beside the classic patterns: tables indexed by one number computed from
 //! the whole board (the side to move's disc count, both sides' potential mobility, both
-//! sides' mobility, the parity of the quadrants' and the regions' empties), and larger pattern families of
-//! ten squares (as the strongest pattern engines add: a corner triangle, an edge with the
-//! block inside it, a corner's thick diagonal), each summed over its symmetric images.
+//! sides' mobility, the parity of the quadrants' and the regions' empties), and larger
+//! pattern families of ten squares (as the strongest pattern engines add: a corner
+//! triangle, an edge with the block inside it, a corner's thick diagonal), each summed over
+//! its symmetric images.
 //!
 //! Weights carry any set of them ([`Terms`], empty by default: the shipped weights have
 //! none); the weights file names the ones it holds, and `train fit --terms` chooses them.
@@ -11,7 +12,7 @@
 //! ([`Term::ties`]), as the classic families' are.
 
 use super::pattern::{BASE3, Transforms, canonical_map_of, images, pow3};
-use crate::board::{Board, Square, neighbours, potential_moves};
+use crate::board::{Board, Square, neighbours, odd_quadrant_mask, potential_moves};
 use anyhow::bail;
 use std::sync::OnceLock;
 
@@ -38,11 +39,10 @@ const QUADRANT_SPAN: usize = 625;
 /// neither (base 5, in that order).
 #[inline(always)]
 fn parity_quadrants(empty: u64, mine: u64, theirs: u64) -> usize {
-    // Branch-free: whether a quadrant is odd, and who can play there, are a coin toss.
+    let odd = odd_quadrant_mask(empty);
     let mut i = 0;
     for q in QUADRANTS {
-        let odd = ((empty & q).count_ones() & 1) as usize;
-        i += odd * [125, 1, 5, 25][access(q, mine, theirs)];
+        i += usize::from(odd & q != 0) * [125, 1, 5, 25][access(q, mine, theirs)];
     }
     i
 }

@@ -18,8 +18,9 @@
 
 use super::context::{NO_SELECTIVITY, Searcher};
 use super::pvs::{Child, MoveList};
-use super::shallow::{self, final_score, odd_quadrant_mask, stability_cutoff};
+use super::shallow::{self, final_score, stability_cutoff};
 use super::tt::{Entry, LocalTable, NO_MOVE, with_local};
+use crate::board::odd_quadrant_mask;
 use crate::board::{Board, Simd, stable_discs_until};
 use std::ops::ControlFlow;
 

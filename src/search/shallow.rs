@@ -7,18 +7,7 @@
 //! [`crate::board::fast_path_available`]); and with AVX-512 flips and mobility where the CPU
 //! has them (see [`Simd`]). The tests check that all give the same scores and node counts.
 
-use crate::board::Simd;
-
-/// The quadrants holding an odd number of `empties`, as one mask of whole quadrants.
-#[inline(always)]
-pub(super) fn odd_quadrant_mask(empties: u64) -> u64 {
-    // Each quadrant's rows folded into its first row, then its columns into its first
-    // square: bits 0, 4, 32 and 36 hold the parities of the four quadrants.
-    let rows = empties ^ (empties >> 8) ^ (empties >> 16) ^ (empties >> 24);
-    let squares = rows ^ (rows >> 1) ^ (rows >> 2) ^ (rows >> 3);
-    // Each of those bits times 0x0F0F_0F0F covers its quadrant; no two products overlap.
-    (squares & 0x0000_0011_0000_0011).wrapping_mul(0x0F0F_0F0F)
-}
+use crate::board::{Simd, odd_quadrant_mask};
 
 /// Stability cutoff for the side to move (`p`): the opponent's stable discs bound the score
 /// from above; returns that bound when it is at most `alpha`. Stable discs are counted only

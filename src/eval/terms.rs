@@ -22,14 +22,6 @@ const COUNT_CAP: usize = 31;
 /// Entries of a two-sided table: a count for each side, each 0 to [`COUNT_CAP`].
 const PAIR_SPAN: usize = (COUNT_CAP + 1) * (COUNT_CAP + 1);
 
-/// The four 4x4 quadrants of the board (the same four under every symmetry).
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0F0F_0F0F,
-    0x0000_0000_F0F0_F0F0,
-    0x0F0F_0F0F_0000_0000,
-    0xF0F0_F0F0_0000_0000,
-];
-
 /// Entries of the parity-quadrants table: four counts of 0 to 4 quadrants.
 const QUADRANT_SPAN: usize = 625;
 
@@ -39,12 +31,25 @@ const QUADRANT_SPAN: usize = 625;
 /// neither (base 5, in that order).
 #[inline(always)]
 fn parity_quadrants(empty: u64, mine: u64, theirs: u64) -> usize {
-    let odd = odd_quadrant_mask(empty);
-    let mut i = 0;
-    for q in QUADRANTS {
-        i += usize::from(odd & q != 0) * [125, 1, 5, 25][access(q, mine, theirs)];
-    }
-    i
+    // One bit a quadrant (its first square's), as `odd_quadrant_mask` folds them.
+    let odd = odd_quadrant_mask(empty) & QUADRANT_FIRSTS;
+    let (m, t) = (quadrants_reached(mine), quadrants_reached(theirs));
+    let count = |set: u64| set.count_ones() as usize;
+    count(odd & m & !t)
+        + 5 * count(odd & t & !m)
+        + 25 * count(odd & m & t)
+        + 125 * count(odd & !(m | t))
+}
+
+/// The first square of each quadrant (a1, e1, a5, e5).
+const QUADRANT_FIRSTS: u64 = 0x0000_0011_0000_0011;
+
+/// The quadrants holding a square of `set`, as the bits of their first squares: each
+/// quadrant's rows folded into its first row, then its columns into its first square.
+#[inline(always)]
+fn quadrants_reached(set: u64) -> u64 {
+    let rows = set | (set >> 8) | (set >> 16) | (set >> 24);
+    (rows | (rows >> 1) | (rows >> 2) | (rows >> 3)) & QUADRANT_FIRSTS
 }
 
 /// Who can play into `region`: 0 neither, 1 the side to move alone (its legal moves
@@ -88,6 +93,12 @@ fn parity_regions(empty: u64, mine: u64, theirs: u64) -> usize {
     }
     counts[1] + 4 * counts[2] + 16 * counts[3] + 64 * counts[0]
 }
+
+/// How many of the terms are whole-board numbers (the first ones of [`Term::ALL`]).
+const WHOLE_COUNT: usize = 5;
+
+/// The start of a whole-board term's table that is not in a set.
+const ABSENT: usize = usize::MAX;
 
 /// One optional term.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -258,12 +269,15 @@ impl Term {
 
 /// A set of optional terms, in [`Term::ALL`] order, and where each one's table starts in a
 /// phase's block of terms.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Terms {
     list: Vec<(Term, usize)>,
     size: usize,
-    /// The whole-board terms and their tables' starts.
-    whole: Vec<(Term, usize)>,
+    /// Where each whole-board term's table starts, in [`Term::ALL`] order
+    /// ([`ABSENT`] for a term not in the set), so that reading them is straight-line code.
+    whole: [usize; WHOLE_COUNT],
+    /// Whether the set has a whole-board term.
+    has_whole: bool,
     /// Every image of the pattern terms, in order.
     images: Vec<Image>,
 }
@@ -283,22 +297,37 @@ struct Image {
     base: u64,
 }
 
+impl Default for Terms {
+    fn default() -> Terms {
+        Terms::none()
+    }
+}
+
 impl Terms {
     /// No terms: the patterns, mobility and bias alone.
     pub fn none() -> Terms {
-        Terms::default()
+        Terms {
+            list: Vec::new(),
+            size: 0,
+            whole: [ABSENT; WHOLE_COUNT],
+            has_whole: false,
+            images: Vec::new(),
+        }
     }
 
     /// The set of `terms` (in any order, repeats ignored).
     pub fn new(terms: &[Term]) -> Terms {
-        let mut out = Terms::default();
+        let mut out = Terms::none();
         for t in Term::ALL {
             if terms.contains(&t) {
                 let off = out.size;
                 out.list.push((t, off));
                 out.size += t.span();
                 match t.placed() {
-                    None => out.whole.push((t, off)),
+                    None => {
+                        out.whole[t as usize] = off;
+                        out.has_whole = true;
+                    }
                     Some(pl) => {
                         out.images
                             .extend(pl.images.iter().map(|&(mask, pow, inv)| Image {
@@ -421,10 +450,21 @@ impl Terms {
     /// the legal moves `mine`, the opponent `theirs`) in the block of terms `w`.
     #[inline(always)]
     pub fn whole_units(&self, w: &[i16], board: &Board, mine: u64, theirs: u64) -> i32 {
-        let mut sum = 0;
-        for &(t, off) in &self.whole {
-            t.indices(board, mine, theirs, |i| sum += w[off + i] as i32);
+        if !self.has_whole {
+            return 0;
         }
+        let mut sum = 0;
+        // Each term in turn, in straight-line code: the branches on absent terms are the same
+        // at every evaluation.
+        macro_rules! read {
+            ($($t:expr)*) => {$(
+                let off = self.whole[$t as usize];
+                if off != ABSENT {
+                    $t.indices(board, mine, theirs, |i| sum += w[off + i] as i32);
+                }
+            )*};
+        }
+        read!(Term::Discs Term::PotentialMobility Term::Mobility Term::ParityQuadrants Term::ParityRegions);
         sum
     }
 

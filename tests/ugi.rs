@@ -468,3 +468,53 @@ fn eval_file_reaches_the_engine() {
     assert_ne!(shipped, with_hand);
     assert_eq!(score(&["--eval-file", hand.to_str().unwrap()]), with_hand);
 }
+
+/// `--probcut-file` reaches the front-end's engine as `--eval-file` does: parameters that
+/// never cut (a sigma of 60 discs) search more nodes to the same depth than the shipped
+/// ones, and a copy of the shipped file searches exactly as none; a file that is not probcut
+/// parameters is refused at start, naming it.
+#[test]
+fn probcut_file_reaches_the_engine() {
+    let dir = std::env::temp_dir().join(format!("outflank-ugi-pc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let shipped_text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/weights/probcut.json"
+    ))
+    .unwrap();
+    let copy = dir.join("copy.json");
+    std::fs::write(&copy, &shipped_text).unwrap();
+    let mut wide: serde_json::Value = serde_json::from_str(&shipped_text).unwrap();
+    wide["sigma"] = serde_json::json!([60.0, 0.0, 0.0, 0.0]);
+    wide["sigma_table"] = serde_json::json!([]);
+    let wide_path = dir.join("wide.json");
+    std::fs::write(&wide_path, wide.to_string()).unwrap();
+    let nodes = |args: &[&str]| -> u64 {
+        let mut e = start(args);
+        e.send("position startpos moves f5 d6 c3 d3 c4 f4 f6 f3 e6 e7");
+        e.send("go depth 10");
+        let (_, infos) = bestmove(&mut e);
+        let last = infos.last().expect("info lines");
+        let words: Vec<&str> = last.split_whitespace().collect();
+        let at = words.iter().position(|&w| w == "nodes").expect("a node count");
+        words[at + 1].parse().expect("a number of nodes")
+    };
+    let shipped = nodes(&[]);
+    assert_eq!(nodes(&["--probcut-file", copy.to_str().unwrap()]), shipped);
+    let never_cut = nodes(&["--probcut-file", wide_path.to_str().unwrap()]);
+    assert!(never_cut > shipped, "{never_cut} nodes, shipped {shipped}");
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{\"a\": 1}").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_outflank"))
+        .args(["ugi", "--probcut-file", bad.to_str().unwrap()])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.json") && err.contains("not probcut parameters"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "nothing on the protocol's stdout");
+}

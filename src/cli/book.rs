@@ -10,7 +10,6 @@ use crate::book::{Book, Entry, file};
 use crate::book::{BuildConfig, Builder, Plan, leaf_entry};
 use crate::game::Game;
 use crate::notation::{move_list, parse_wtb};
-use crate::search::{Engine, EngineConfig};
 use crate::shard::{self, RunId, Shard, ShardFile, Step};
 use anyhow::Context;
 use clap::{Args as ClapArgs, Subcommand};
@@ -481,31 +480,24 @@ fn plan_shard(
     shard_args: &ShardArgs,
 ) -> anyhow::Result<(PathBuf, usize)> {
     let shard = shard_args.shard.unwrap_or(Shard::WHOLE);
-    // The weights, and one table of the size asked, tried first: a bad file or a table the
-    // system refuses is an error here, not an abort in a search thread.
-    let weights = match &engine.eval_file {
-        Some(path) => std::sync::Arc::new(crate::eval::load(path)?),
-        None => crate::eval::shipped_weights(),
-    };
-    Engine::try_new(EngineConfig {
-        threads: 1,
-        hash_mb: engine.hash_mb(),
-    })?;
+    // The weights and probcut files, and one engine with a table of the size asked, made
+    // first: a bad file or a table the system refuses is an error here, not an abort in a
+    // search thread.
+    let mut setup = engine.setup()?;
+    setup.config.threads = 1;
+    setup.engine()?;
     run.total = plan.to_score.len() as u64 + 1;
     run.params = format!(
         "{} depth={depth} hash_mb={} weights={}",
         run.params,
         engine.hash_mb(),
-        crate::shard::weights_id(&weights)
+        super::shards::setup_id(&setup)
     );
     let searched: Vec<u64> = shard.items(run.total).filter(|&i| i > 0).collect();
     let make = || {
-        let mut e = Engine::new(EngineConfig {
-            threads: 1,
-            hash_mb: engine.hash_mb(),
-        });
-        e.set_eval(weights.clone());
-        e
+        setup
+            .engine()
+            .expect("an engine of this setup was made above")
     };
     let pb = progress_bar(searched.len() as u64);
     let pool = rayon::ThreadPoolBuilder::new()

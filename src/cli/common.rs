@@ -2,7 +2,8 @@
 
 use crate::game::Game;
 use crate::notation::{ObfEntry, parse_obf_numbered, parse_position};
-use crate::search::{DEFAULT_HASH_MB, Engine, EngineConfig, Selectivity};
+use crate::controller::EngineSetup;
+use crate::search::{DEFAULT_HASH_MB, Engine, EngineConfig, ProbcutParams, Selectivity};
 use anyhow::Context;
 use clap::Args as ClapArgs;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -21,6 +22,11 @@ pub struct EngineArgs {
     /// Evaluation weights file to use instead of the shipped one (`outflank train fit`).
     #[arg(long, value_name = "PATH")]
     pub eval_file: Option<std::path::PathBuf>,
+    /// Multi-ProbCut parameters to use instead of the shipped ones (`outflank train probcut`,
+    /// fitted with the weights of --eval-file); their midgame part, with the hand-set
+    /// endgame sigma, as the shipped ones are used.
+    #[arg(long, value_name = "PATH")]
+    pub probcut_file: Option<std::path::PathBuf>,
 }
 
 impl EngineArgs {
@@ -37,18 +43,33 @@ impl EngineArgs {
             .transpose()
     }
 
-    /// An engine with these options; fails when the weights file cannot be read.
+    /// The probcut parameters of `--probcut-file` as the search uses them
+    /// ([`ProbcutParams::searched_from`]), if given; fails when the file cannot be read.
+    pub fn probcut(&self) -> anyhow::Result<Option<ProbcutParams>> {
+        self.probcut_file
+            .as_deref()
+            .map(|path| Ok(ProbcutParams::searched_from(ProbcutParams::load(path)?)))
+            .transpose()
+    }
+
+    /// How an engine with these options is made; fails when the weights or the probcut
+    /// file cannot be read.
+    pub fn setup(&self) -> anyhow::Result<EngineSetup> {
+        Ok(EngineSetup {
+            config: EngineConfig {
+                threads: self.threads.max(1),
+                hash_mb: self.hash_mb().max(1),
+            },
+            weights: self.weights()?,
+            probcut: self.probcut()?,
+        })
+    }
+
+    /// An engine with these options; fails when the weights or the probcut file cannot be
+    /// read.
     pub fn engine(&self) -> anyhow::Result<Engine> {
-        // The weights first: a bad file is refused before the table is made.
-        let weights = self.weights()?;
-        let mut engine = Engine::try_new(EngineConfig {
-            threads: self.threads.max(1),
-            hash_mb: self.hash_mb().max(1),
-        })?;
-        if let Some(w) = weights {
-            engine.set_eval(w);
-        }
-        Ok(engine)
+        // The files first: a bad one is refused before the table is made.
+        Ok(self.setup()?.engine()?)
     }
 }
 

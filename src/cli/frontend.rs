@@ -71,6 +71,7 @@ impl FrontendArgs {
     /// NBoard's `learn` creates it.
     pub fn options(&self) -> anyhow::Result<Options> {
         let weights = self.engine.weights()?;
+        let probcut = self.engine.probcut()?;
         if let Some(p) = &self.book_file
             && !p.exists()
         {
@@ -120,6 +121,7 @@ impl FrontendArgs {
             book_file: self.book_file.clone(),
             book_randomness: self.book_randomness,
             weights,
+            probcut,
         })
     }
 }

@@ -53,6 +53,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         hash_mb: a.engine.hash_mb(),
         book: a.book == "on",
         weights: a.engine.weights()?,
+        probcut: a.engine.probcut()?,
         ..Options::default()
     };
     serve(Config {

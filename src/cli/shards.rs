@@ -3,6 +3,7 @@
 //! shards back.
 
 use super::common::EngineArgs;
+use crate::controller::EngineSetup;
 use crate::shard::{self, Shard, ShardFile, Step};
 use clap::Args as ClapArgs;
 use std::path::PathBuf;
@@ -75,11 +76,23 @@ impl ShardArgs {
     }
 }
 
-/// The identity of the weights an engine's options search with.
+/// The identity of the weights an engine's options search with, and of their probcut
+/// parameters when `--probcut-file` gives them ([`setup_id`]).
 pub fn engine_weights_id(e: &EngineArgs) -> anyhow::Result<String> {
-    Ok(shard::weights_id(&*crate::eval::load_or_shipped(
-        e.eval_file.as_deref(),
-    )?))
+    Ok(setup_id(&e.setup()?))
+}
+
+/// The identity of the weights an engine setup searches with (the shipped ones when it has
+/// none), followed by the sha256 of its probcut parameters when they are not the shipped
+/// ones: without a probcut file, the same id as before the option existed.
+pub fn setup_id(s: &EngineSetup) -> String {
+    let weights = s.weights.clone().unwrap_or_else(crate::eval::shipped_weights);
+    let mut id = shard::weights_id(&weights);
+    if let Some(p) = &s.probcut {
+        id.push_str(" probcut=");
+        id.push_str(&shard::sha256_hex(p.to_json().to_string().as_bytes()));
+    }
+    id
 }
 
 /// What a merge writes: the step's standard output, the lines it writes on stderr, and its

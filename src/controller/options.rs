@@ -8,7 +8,7 @@ use crate::board::{Board, Move};
 use crate::book::{Book, BookMove};
 use crate::eval::Weights;
 use crate::rng::Rng;
-use crate::search::{EngineConfig, Level, Limits, MovePlan, TranspositionTable};
+use crate::search::{EngineConfig, Level, Limits, MovePlan, ProbcutParams, TranspositionTable};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -179,6 +179,8 @@ pub struct Options {
     pub book_randomness: i32,
     /// The evaluation weights (`--eval-file`); the shipped ones when `None`.
     pub weights: Option<Arc<Weights>>,
+    /// The probcut parameters (`--probcut-file`); the shipped ones when `None`.
+    pub probcut: Option<ProbcutParams>,
 }
 
 impl Default for Options {
@@ -192,6 +194,7 @@ impl Default for Options {
             book_file: None,
             book_randomness: 0,
             weights: None,
+            probcut: None,
         }
     }
 }
@@ -319,7 +322,7 @@ impl Options {
             .join("\n")
     }
 
-    /// How the engine is made: threads, table size and weights.
+    /// How the engine is made: threads, table size, weights and probcut parameters.
     pub fn engine_setup(&self) -> EngineSetup {
         EngineSetup {
             config: EngineConfig {
@@ -327,6 +330,7 @@ impl Options {
                 hash_mb: self.hash_mb.max(1),
             },
             weights: self.weights.clone(),
+            probcut: self.probcut.clone(),
         }
     }
 }

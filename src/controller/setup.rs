@@ -3,7 +3,7 @@
 //! uses it.
 
 use crate::eval::Weights;
-use crate::search::{Engine, EngineConfig};
+use crate::search::{Engine, EngineConfig, ProbcutParams};
 use std::sync::Arc;
 
 /// How a front-end's engine is made: its threads and table, and its evaluation weights when
@@ -15,6 +15,9 @@ pub struct EngineSetup {
     pub config: EngineConfig,
     /// The weights; the shipped ones when `None`.
     pub weights: Option<Arc<Weights>>,
+    /// The probcut parameters as the search uses them (`--probcut-file`); the shipped ones
+    /// when `None`.
+    pub probcut: Option<ProbcutParams>,
 }
 
 impl From<EngineConfig> for EngineSetup {
@@ -22,6 +25,7 @@ impl From<EngineConfig> for EngineSetup {
         EngineSetup {
             config,
             weights: None,
+            probcut: None,
         }
     }
 }
@@ -32,6 +36,9 @@ impl EngineSetup {
         let mut engine = Engine::try_new(self.config.clone())?;
         if let Some(w) = &self.weights {
             engine.set_eval(w.clone());
+        }
+        if let Some(p) = &self.probcut {
+            engine.set_probcut(p.clone());
         }
         Ok(engine)
     }

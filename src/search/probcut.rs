@@ -146,6 +146,15 @@ impl ProbcutParams {
             serde_json::from_str(text).map_err(|e| anyhow::anyhow!("not JSON: {e}"))?;
         ProbcutParams::from_json(&v)
     }
+
+    /// The parameters of a `train probcut` file; the error names the file.
+    pub fn load(path: &std::path::Path) -> anyhow::Result<ProbcutParams> {
+        use anyhow::Context;
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        ProbcutParams::parse(&text)
+            .with_context(|| format!("{}: not probcut parameters", path.display()))
+    }
 }
 
 /// The shipped parameters.

@@ -122,10 +122,7 @@ impl SelfplayRun {
             None => Vec::new(),
         };
         let probcut = match &self.probcut_file {
-            Some(path) => Some(
-                crate::search::ProbcutParams::parse(&read(path)?)
-                    .with_context(|| format!("{}: not probcut parameters", path.display()))?,
-            ),
+            Some(path) => Some(crate::search::ProbcutParams::load(path)?),
             None => None,
         };
         let cfg = SelfPlayConfig {

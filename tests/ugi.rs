@@ -477,11 +477,9 @@ fn eval_file_reaches_the_engine() {
 fn probcut_file_reaches_the_engine() {
     let dir = std::env::temp_dir().join(format!("outflank-ugi-pc-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let shipped_text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/weights/probcut.json"
-    ))
-    .unwrap();
+    let shipped_text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/weights/probcut.json"))
+            .unwrap();
     let copy = dir.join("copy.json");
     std::fs::write(&copy, &shipped_text).unwrap();
     let mut wide: serde_json::Value = serde_json::from_str(&shipped_text).unwrap();
@@ -496,7 +494,10 @@ fn probcut_file_reaches_the_engine() {
         let (_, infos) = bestmove(&mut e);
         let last = infos.last().expect("info lines");
         let words: Vec<&str> = last.split_whitespace().collect();
-        let at = words.iter().position(|&w| w == "nodes").expect("a node count");
+        let at = words
+            .iter()
+            .position(|&w| w == "nodes")
+            .expect("a node count");
         words[at + 1].parse().expect("a number of nodes")
     };
     let shipped = nodes(&[]);

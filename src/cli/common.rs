@@ -1,8 +1,8 @@
 //! Pieces shared by the subcommands: reading positions, engine options, progress bars.
 
+use crate::controller::EngineSetup;
 use crate::game::Game;
 use crate::notation::{ObfEntry, parse_obf_numbered, parse_position};
-use crate::controller::EngineSetup;
 use crate::search::{DEFAULT_HASH_MB, Engine, EngineConfig, ProbcutParams, Selectivity};
 use anyhow::Context;
 use clap::Args as ClapArgs;

@@ -86,7 +86,10 @@ pub fn engine_weights_id(e: &EngineArgs) -> anyhow::Result<String> {
 /// none), followed by the sha256 of its probcut parameters when they are not the shipped
 /// ones: without a probcut file, the same id as before the option existed.
 pub fn setup_id(s: &EngineSetup) -> String {
-    let weights = s.weights.clone().unwrap_or_else(crate::eval::shipped_weights);
+    let weights = s
+        .weights
+        .clone()
+        .unwrap_or_else(crate::eval::shipped_weights);
     let mut id = shard::weights_id(&weights);
     if let Some(p) = &s.probcut {
         id.push_str(" probcut=");

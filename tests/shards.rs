@@ -351,6 +351,45 @@ fn analyze_shards_merge_to_one_shard_output_but_for_the_times() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Shards searched with other probcut parameters (`--probcut-file`) are of another run: a
+/// merge refuses to mix them with shards of the shipped parameters, and a run made wholly
+/// with the file merges.
+#[test]
+fn shards_of_other_probcut_parameters_are_another_run() {
+    let dir = temp("probcut-file");
+    std::fs::create_dir_all(&dir).unwrap();
+    let shipped: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/weights/probcut.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let mut wide = shipped;
+    wide["sigma"] = serde_json::json!([60.0, 0.0, 0.0, 0.0]);
+    wide["sigma_table"] = serde_json::json!([]);
+    let pc = dir.join("wide.json");
+    std::fs::write(&pc, wide.to_string()).unwrap();
+    let input = "f5d6c3d3c4f4f6f3e6e7\nf5f6e6f4e3\n";
+    let args = ["analyze", "-", "--depth", "6", "--hash", "8"];
+    let mixed = dir.join("mixed");
+    let with_file = [&args[..], &["--probcut-file", s(&pc)]].concat();
+    for (k, a) in [(0, &args[..]), (1, &with_file[..])] {
+        let shard = format!("{k}/2");
+        let mut a = a.to_vec();
+        a.extend_from_slice(&["--shard", &shard, "--shard-dir", s(&mixed)]);
+        ok(outflank_stdin(&a, input));
+    }
+    let names: Vec<String> = std::fs::read_dir(&mixed)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let second = names.iter().find(|n| n.contains("-1of2")).expect("shard 1");
+    refused(&mixed, second, "another run");
+    let whole = dir.join("whole");
+    shards(&with_file, 2, &whole, Some(input));
+    ok(outflank(&["merge", s(&whole)]));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn data_and_probcut_shards_are_one_process_byte_for_byte() {
     let dir = temp("train");

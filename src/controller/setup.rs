@@ -6,9 +6,9 @@ use crate::eval::Weights;
 use crate::search::{Engine, EngineConfig, ProbcutParams};
 use std::sync::Arc;
 
-/// How a front-end's engine is made: its threads and table, and its evaluation weights when
-/// they are not the shipped ones (`--eval-file`). No process-wide setting is involved: each
-/// engine gets the weights it is given.
+/// How a front-end's engine is made: its threads and table, and its evaluation weights and
+/// probcut parameters when they are not the shipped ones (`--eval-file`, `--probcut-file`).
+/// No process-wide setting is involved: each engine gets the ones it is given.
 #[derive(Clone, Debug, Default)]
 pub struct EngineSetup {
     /// Threads and table size.

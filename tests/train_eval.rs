@@ -215,3 +215,110 @@ fn deviations_add_positions_off_the_games_and_fit() {
     assert!(!dir.join("x.samples").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The label kinds and scores of a sample file's records, with each one's empty squares.
+fn kinds_scores(path: &std::path::Path) -> Vec<(u8, i8, u32)> {
+    let bytes = std::fs::read(path).unwrap();
+    bytes[16..]
+        .chunks(24)
+        .map(|r| {
+            let discs = u64::from_le_bytes(r[0..8].try_into().unwrap())
+                | u64::from_le_bytes(r[8..16].try_into().unwrap());
+            (r[17], r[16] as i8, 64 - discs.count_ones())
+        })
+        .collect()
+}
+
+#[test]
+fn search_labels_search_with_the_weights_given() {
+    let dir = temp_dir("train-eval", "search-labels");
+    let wtb = selfplay_games(&dir, "10", "7");
+    let plain = dir.join("plain.samples");
+    label(&wtb, &plain, "0");
+    let weights = dir.join("w.ofw");
+    ok(outflank(&[
+        "train",
+        "fit",
+        "--data",
+        s(&plain),
+        "--out",
+        s(&weights),
+        "--epochs",
+        "2",
+        "--holdout",
+        "0",
+    ]));
+    let searched = |out: &std::path::Path, extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            "data",
+            "--wthor",
+            s(&wtb),
+            "--exact-empties",
+            "8",
+            "--search-depth",
+            "2",
+            "--out",
+            s(out),
+        ];
+        args.extend_from_slice(extra);
+        ok(outflank(&args));
+        kinds_scores(out)
+    };
+    let shipped = searched(&dir.join("shipped.samples"), &[]);
+    let own = searched(&dir.join("own.samples"), &["--eval-file", s(&weights)]);
+    let before = kinds_scores(&plain);
+    assert_eq!(shipped.len(), before.len());
+    assert_eq!(own.len(), before.len());
+    let (mut searches, mut differ) = (0, 0);
+    for ((b, sh), o) in before.iter().zip(&shipped).zip(&own) {
+        if b.2 <= 8 {
+            // Exact scores as before (kind 2), whatever the weights.
+            assert_eq!((b, b), (sh, o));
+            assert_eq!(b.0, 2);
+        } else {
+            // A search's score (kind 3) instead of a game's result (kind 1).
+            assert_eq!((b.0, sh.0, o.0), (1, 3, 3));
+            searches += 1;
+            differ += usize::from(sh.1 != o.1);
+        }
+    }
+    assert!(searches > 100, "{searches}");
+    // Other weights, other searches.
+    assert!(differ > searches / 10, "{differ} of {searches}");
+    // The weights' options need the searches; a missing file is named; nothing written.
+    let x = dir.join("x.samples");
+    let no_depth = outflank(&[
+        "train",
+        "data",
+        "--wthor",
+        s(&wtb),
+        "--eval-file",
+        s(&weights),
+        "--out",
+        s(&x),
+    ]);
+    assert_eq!(no_depth.status.code(), Some(2));
+    assert!(text(&no_depth.stderr).contains("--search-depth"));
+    let missing = dir.join("missing.ofw");
+    let bad = outflank(&[
+        "train",
+        "data",
+        "--wthor",
+        s(&wtb),
+        "--search-depth",
+        "2",
+        "--eval-file",
+        s(&missing),
+        "--out",
+        s(&x),
+    ]);
+    assert!(!bad.status.success());
+    assert!(
+        text(&bad.stderr).contains("missing.ofw"),
+        "{}",
+        text(&bad.stderr)
+    );
+    assert!(!x.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -12,6 +12,9 @@
 //! - earlier positions: the theoretical score when the file has one, else the first exact
 //!   score of the game ([`LabelKind::Outcome`]), else the final result ([`LabelKind::Final`]).
 //!
+//! With [`LabelConfig::search`], every position without an exact score of its own is labelled
+//! instead with a search of the labelling engine to that depth ([`LabelKind::Search`]).
+//!
 //! Positions inside a game's opening ([`GameRecord::opening`], or the first
 //! [`LabelConfig::skip_plies`] plies of every game) are left out: they were chosen at random
 //! (self-play's random moves or opening lines), not played.
@@ -22,14 +25,16 @@
 //! positions all fall on the same side of the held-out split ([`is_held_out`]).
 
 use crate::board::{Board, Square};
+use crate::eval::Weights;
 use crate::notation::{WthorGame, parse_wtb};
 use crate::rng::{Rng, random_walk};
-use crate::search::{Engine, EngineConfig, Limits, Solve};
+use crate::search::{Engine, EngineConfig, Limits, ProbcutParams, Solve};
 use anyhow::{Context, bail, ensure};
 use indicatif::ProgressBar;
 use std::collections::HashSet;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A game to learn from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -287,12 +292,7 @@ pub fn label_some(
     cfg: &LabelConfig,
     pb: &ProgressBar,
 ) -> Vec<Vec<Sample>> {
-    let make = || {
-        Engine::new(EngineConfig {
-            threads: 1,
-            hash_mb: cfg.hash_mb,
-        })
-    };
+    let make = || cfg.engine();
     map_with_engines(indices, &make, &|engine, &i| {
         let s = label_game(engine, &games[i], cfg);
         pb.inc(1);
@@ -357,6 +357,22 @@ pub struct LabelConfig {
     /// positions a search's leaves reach, where one side or both play moves no game would,
     /// and which the games alone do not show the evaluation.
     pub deviations: u32,
+    /// Label the positions with no exact score of their own (above `exact_empties`) with a
+    /// search to a depth instead of a later exact result of their game: a game's result
+    /// says how its players went on from a position, with their mistakes, a search what the
+    /// position is worth.
+    pub search: Option<SearchLabels>,
+}
+
+/// The searches that label positions ([`LabelConfig::search`]).
+#[derive(Clone, Debug)]
+pub struct SearchLabels {
+    /// Depth of each search, at the default selectivity.
+    pub depth: u32,
+    /// Weights of the labelling engine (default: the shipped ones).
+    pub weights: Option<Arc<Weights>>,
+    /// Probcut parameters of the labelling engine (default: the shipped ones).
+    pub probcut: Option<ProbcutParams>,
 }
 
 impl Default for LabelConfig {
@@ -367,20 +383,63 @@ impl Default for LabelConfig {
             skip_plies: 0,
             parity_labels: false,
             deviations: 0,
+            search: None,
         }
+    }
+}
+
+impl LabelConfig {
+    /// A one-thread labelling engine: the exact solves need no weights, the searches of
+    /// [`LabelConfig::search`] search with its weights and probcut parameters.
+    pub fn engine(&self) -> Engine {
+        let mut e = Engine::new(EngineConfig {
+            threads: 1,
+            hash_mb: self.hash_mb,
+        });
+        if let Some(s) = &self.search {
+            if let Some(w) = &s.weights {
+                e.set_eval(w.clone());
+            }
+            if let Some(p) = &s.probcut {
+                e.set_probcut(p.clone());
+            }
+        }
+        e
     }
 }
 
 /// The exact score of `b` for the side to move.
 pub fn solve_exact(engine: &Engine, b: Board) -> i32 {
+    best_score(
+        engine,
+        b,
+        &Limits {
+            solve: Some(Solve::Exact),
+            ..Limits::default()
+        },
+    )
+}
+
+/// The score of a search of `b` to `depth` (at the default selectivity) for the side to
+/// move.
+pub fn search_score(engine: &Engine, b: Board, depth: u32) -> i32 {
+    best_score(
+        engine,
+        b,
+        &Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+    )
+}
+
+/// The score of the best line of a search of `b` within `limits` for the side to move (the
+/// final score of a finished game).
+fn best_score(engine: &Engine, b: Board, limits: &Limits) -> i32 {
     if b.is_game_over() {
         return b.final_score();
     }
-    let limits = Limits {
-        solve: Some(Solve::Exact),
-        ..Limits::default()
-    };
-    let info = engine.search(b, &limits, &mut |_| {});
+    let info = engine.search(b, limits, &mut |_| {});
     info.best().map_or_else(|| b.final_score(), |l| l.score)
 }
 
@@ -441,6 +500,9 @@ pub fn label_game(engine: &Engine, game: &GameRecord, cfg: &LabelConfig) -> Vec<
             (theo.expect("checked").1, LabelKind::Exact)
         } else if before_exact.is_some_and(|(y, _)| y == i) {
             (before_exact.expect("checked").1, LabelKind::Exact)
+        } else if let Some(s) = &cfg.search {
+            let v = search_score(engine, b, s.depth);
+            (if black { v } else { -v }, LabelKind::Search)
         } else if let Some(&(_, v)) = same_side.filter(|_| cfg.parity_labels) {
             (v, LabelKind::Outcome)
         } else {
@@ -560,12 +622,7 @@ pub fn map_with_engines<T: Sync, R: Send>(
 
 /// Labels games on the current rayon pool (one engine per worker), in game order.
 pub fn label_games(games: &[GameRecord], cfg: &LabelConfig, pb: &ProgressBar) -> Vec<Sample> {
-    let make = || {
-        Engine::new(EngineConfig {
-            threads: 1,
-            hash_mb: cfg.hash_mb,
-        })
-    };
+    let make = || cfg.engine();
     let per_game = map_with_engines(games, &make, &|engine, g| {
         let s = label_game(engine, g, cfg);
         pb.inc(1);
@@ -699,6 +756,48 @@ mod tests {
             assert_eq!(plain[i].score, sign * plain[x].score, "position {i}");
         }
         assert_eq!(plain[x..], parity[x..]);
+    }
+
+    #[test]
+    fn search_labels_score_every_position_without_an_exact_one() {
+        let engine = one_thread_engine();
+        let g = first_move_game();
+        let pos = g.positions().unwrap();
+        let cfg = LabelConfig {
+            exact_empties: 8,
+            parity_labels: true,
+            ..LabelConfig::default()
+        };
+        let plain = label_game(&engine, &g, &cfg);
+        let searched = label_game(
+            &engine,
+            &g,
+            &LabelConfig {
+                search: Some(SearchLabels {
+                    depth: 3,
+                    weights: None,
+                    probcut: None,
+                }),
+                ..cfg.clone()
+            },
+        );
+        assert_eq!(plain.len(), searched.len());
+        let mut differ = 0;
+        for (i, (p, s)) in plain.iter().zip(&searched).enumerate() {
+            assert_eq!(p.board, s.board);
+            if p.kind == LabelKind::Exact {
+                assert_eq!(p, s, "position {i}: exact scores stay");
+                continue;
+            }
+            // Every other one: a depth-3 search of its own, from black's view in the game.
+            assert_eq!(s.kind, LabelKind::Search, "position {i}");
+            assert!(s.board.empty_count() > 8);
+            let v = search_score(&engine, pos[i].0, 3);
+            assert_eq!(s.score as i32, v.clamp(-64, 64), "position {i}");
+            differ += usize::from(s.score != p.score);
+        }
+        // Not the game's results under another name.
+        assert!(differ > 10, "{differ}");
     }
 
     #[test]

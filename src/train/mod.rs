@@ -33,7 +33,7 @@ pub mod sources;
 pub mod steps;
 pub mod store;
 
-pub use data::{LabelConfig, map_with_engines};
+pub use data::{LabelConfig, SearchLabels, map_with_engines};
 pub use error::{ReferenceConfig, ReferenceSet, build_references};
 pub use fit::{EpochReport, FitConfig, fit};
 pub use probcut::ProbcutConfig;

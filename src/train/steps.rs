@@ -96,7 +96,7 @@ pub fn data_run(games: &[GameRecord], label: &LabelConfig) -> RunId {
         // The parity and deviation words only when on: the shards of earlier runs keep
         // their settings.
         params: format!(
-            "exact_empties={} skip_plies={}{}{} games={games_id}",
+            "exact_empties={} skip_plies={}{}{}{} games={games_id}",
             label.exact_empties,
             label.skip_plies,
             if label.parity_labels {
@@ -107,9 +107,32 @@ pub fn data_run(games: &[GameRecord], label: &LabelConfig) -> RunId {
             match label.deviations {
                 0 => String::new(),
                 n => format!(" deviations={n}"),
-            }
+            },
+            search_words(label)
         ),
     }
+}
+
+/// The words of a data run's searching labels, when it has them: their depth and the
+/// weights and probcut parameters they search with.
+fn search_words(label: &LabelConfig) -> String {
+    let Some(s) = &label.search else {
+        return String::new();
+    };
+    let weights = s
+        .weights
+        .clone()
+        .unwrap_or_else(crate::eval::shipped_weights);
+    let mut words = format!(
+        " search_depth={} search_weights={}",
+        s.depth,
+        shard::weights_id(&weights)
+    );
+    if let Some(p) = &s.probcut {
+        words.push_str(" search_probcut=");
+        words.push_str(&shard::sha256_hex(p.to_json().to_string().as_bytes()));
+    }
+    words
 }
 
 /// The sample file of `train data` from the items of its shards, in order: the same bytes
@@ -359,7 +382,7 @@ mod tests {
             &[],
             &LabelConfig {
                 parity_labels: true,
-                ..label
+                ..label.clone()
             },
         );
         assert!(
@@ -371,12 +394,59 @@ mod tests {
             &[],
             &LabelConfig {
                 deviations: 4,
-                ..label
+                ..label.clone()
             },
         );
         assert!(
             dev.params
                 .starts_with("exact_empties=12 skip_plies=3 deviations=4 games=")
+        );
+    }
+
+    #[test]
+    fn a_data_run_with_search_labels_names_their_depth_and_weights() {
+        let label = LabelConfig {
+            exact_empties: 12,
+            ..LabelConfig::default()
+        };
+        let plain = data_run(&[], &label);
+        let searched = |depth, weights: Option<Arc<crate::eval::Weights>>, probcut| {
+            data_run(
+                &[],
+                &LabelConfig {
+                    search: Some(data::SearchLabels {
+                        depth,
+                        weights,
+                        probcut,
+                    }),
+                    ..label.clone()
+                },
+            )
+            .params
+        };
+        let shipped = crate::eval::shipped_weights();
+        let id = shard::weights_id(&shipped);
+        let d6 = searched(6, None, None);
+        assert!(
+            d6.starts_with(&format!(
+                "exact_empties=12 skip_plies=0 search_depth=6 search_weights={id} games="
+            )),
+            "{d6}"
+        );
+        // The shipped weights given or not: the same run; other depths, weights or probcut
+        // parameters: another.
+        assert_eq!(searched(6, Some(shipped.clone()), None), d6);
+        assert_ne!(searched(8, None, None), d6);
+        let mut other = (*shipped).clone();
+        other.block_mut(3)[0] += 1;
+        assert_ne!(searched(6, Some(Arc::new(other)), None), d6);
+        let pc = searched(6, None, Some(crate::search::ProbcutParams::default()));
+        assert!(pc.contains(" search_probcut="), "{pc}");
+        assert_ne!(pc, d6);
+        assert!(
+            plain
+                .params
+                .starts_with("exact_empties=12 skip_plies=0 games=")
         );
     }
 

@@ -160,6 +160,18 @@ pub struct DataArgs {
     /// 1 to 8 random moves, down to 4 to `--exact-empties` empties (docs/training.md).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub deviations: u32,
+    /// Label the positions without an exact score of their own (above `--exact-empties`)
+    /// with a search to depth D instead of a later exact result of their game
+    /// (docs/training.md).
+    #[arg(long, value_name = "D", value_parser = crate::cli::common::depth_range())]
+    pub search_depth: Option<u32>,
+    /// Weights the searches of `--search-depth` use (default: the shipped ones).
+    #[arg(long, value_name = "FILE", requires = "search_depth")]
+    pub eval_file: Option<PathBuf>,
+    /// Probcut parameters the searches of `--search-depth` use, a `train probcut` file
+    /// (default: the shipped ones).
+    #[arg(long, value_name = "FILE", requires = "search_depth")]
+    pub probcut_file: Option<PathBuf>,
     /// The sample file to write (without --shard).
     #[arg(long, required_unless_present = "shard", conflicts_with = "shard")]
     pub out: Option<PathBuf>,

@@ -12,7 +12,8 @@ use crate::train::sources::{GameSources, load_manifest};
 use crate::train::steps::{self, Output};
 use crate::train::store as data_store;
 use crate::train::{
-    FitConfig, LabelConfig, ProbcutConfig, ReferenceConfig, ReferenceSet, SelfPlayConfig,
+    FitConfig, LabelConfig, ProbcutConfig, ReferenceConfig, ReferenceSet, SearchLabels,
+    SelfPlayConfig,
 };
 mod args;
 
@@ -96,6 +97,22 @@ fn run_data(a: DataArgs) -> anyhow::Result<i32> {
         skip_plies: a.skip_plies,
         parity_labels: a.parity_labels,
         deviations: a.deviations,
+        search: match a.search_depth {
+            Some(depth) => Some(SearchLabels {
+                depth,
+                weights: a
+                    .eval_file
+                    .as_deref()
+                    .map(|p| crate::eval::load_or_shipped(Some(p)))
+                    .transpose()?,
+                probcut: a
+                    .probcut_file
+                    .as_deref()
+                    .map(crate::search::ProbcutParams::load)
+                    .transpose()?,
+            }),
+            None => None,
+        },
         ..LabelConfig::default()
     };
     let done = steps::run_data(&sources, &label, &output(&a.out, &a.shard), &Stderr)?;

@@ -7,7 +7,8 @@
 //! engine's default selectivity) with the reference evaluation. [`ReferenceSet`]s can be saved and reloaded, since
 //! building them is the slow part.
 
-use super::data::{GameRecord, is_held_out, map_with_engines, read_games, solve_exact};
+use super::data::{GameRecord, is_held_out, read_games};
+use super::label::{map_with_engines, solve_exact};
 use super::report::Report;
 use crate::board::Board;
 use crate::eval::{PHASES, Weights, phase};

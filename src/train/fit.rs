@@ -334,7 +334,8 @@ mod tests {
     use crate::board::{Board, Square};
     use crate::rng::{Rng, random_bit};
     use crate::search::{Engine, EngineConfig};
-    use crate::train::data::{GameRecord, LabelConfig, label_game};
+    use crate::train::data::GameRecord;
+    use crate::train::label::{LabelConfig, label_game};
 
     /// Random games whose result favours the side with more corners at the end.
     fn synthetic_samples(n: usize) -> Vec<Sample> {

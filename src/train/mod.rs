@@ -24,6 +24,7 @@
 pub mod data;
 pub mod error;
 pub mod fit;
+pub mod label;
 pub mod pipeline;
 pub mod probcut;
 pub mod report;
@@ -33,9 +34,9 @@ pub mod sources;
 pub mod steps;
 pub mod store;
 
-pub use data::{LabelConfig, SearchLabels, map_with_engines};
 pub use error::{ReferenceConfig, ReferenceSet, build_references};
 pub use fit::{EpochReport, FitConfig, fit};
+pub use label::{LabelConfig, SearchLabels, map_with_engines};
 pub use probcut::ProbcutConfig;
 pub use selfplay::{
     SelfPlayConfig, decode_game, decode_games, encode_game, parse_openings, run_params, self_play,

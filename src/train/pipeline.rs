@@ -4,6 +4,7 @@
 //! again with `resume` finds the ones already made.
 
 use super::data::{self, GameRecord, Sample};
+use super::label;
 use super::report::Report;
 use super::selfplay::{SelfPlayConfig, self_play, to_wthor};
 use super::sources::{append_new, manifest_games, wthor_games};
@@ -93,7 +94,7 @@ pub fn run_all(a: &AllConfig, report: &dyn Report) -> anyhow::Result<()> {
         stamp("self-play done");
         let sp_games = data::read_games(std::slice::from_ref(&sp_path))?;
         let pb = report.bar(sp_games.len() as u64);
-        let sp_samples = data::label_games(&sp_games, &a.label, &pb);
+        let sp_samples = label::label_games(&sp_games, &a.label, &pb);
         pb.finish_and_clear();
         stamp(&format!("{} self-play samples labelled", sp_samples.len()));
         samples.extend(sp_samples);
@@ -118,7 +119,7 @@ fn labelled(
 ) -> anyhow::Result<Vec<Sample>> {
     if !(a.resume && path.exists()) {
         let pb = report.bar(games.len() as u64);
-        let s = data::label_games(games, &a.label, &pb);
+        let s = label::label_games(games, &a.label, &pb);
         pb.finish_and_clear();
         data::write_samples(path, &s)?;
     }

@@ -13,7 +13,8 @@
 //! theoretical scores) against the shallow midgame search that the selective endgame search
 //! uses; sigma fitted as a linear formula in empties and shallow depth.
 
-use super::data::{GameRecord, is_held_out, map_with_engines, solve_exact};
+use super::data::{GameRecord, is_held_out};
+use super::label::{map_with_engines, solve_exact};
 use crate::board::Board;
 use crate::eval::{PHASES, Weights, phase};
 use crate::rng::Rng;

@@ -11,7 +11,8 @@
 //! Each game records how many of its plies are the opening ([`GameRecord::opening`]): the
 //! positions inside it are chosen at random, not played, and labelling leaves them out.
 
-use super::data::{GameRecord, map_with_engines};
+use super::data::GameRecord;
+use super::label::map_with_engines;
 use crate::board::{Board, Move, Square};
 use crate::eval::Weights;
 use crate::notation::{WthorFile, WthorGame, WthorHeader};

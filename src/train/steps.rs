@@ -3,6 +3,7 @@
 //! process writes.
 
 use super::data::{self, GameRecord, Sample};
+use super::label;
 use super::probcut::{self, ProbcutConfig, ProbcutData};
 use super::report::Report;
 use super::sources::GameSources;
@@ -59,7 +60,7 @@ pub fn run_data(
         .map(|i| i as usize)
         .collect();
     let pb = report.bar(indices.len() as u64);
-    let per_game = data::label_some(&games, &indices, label, &pb);
+    let per_game = label::label_some(&games, &indices, label, &pb);
     pb.finish_and_clear();
     let samples = per_game.iter().map(Vec::len).sum();
     let path = match out {
@@ -414,7 +415,7 @@ mod tests {
             data_run(
                 &[],
                 &LabelConfig {
-                    search: Some(data::SearchLabels {
+                    search: Some(label::SearchLabels {
                         depth,
                         weights,
                         probcut,

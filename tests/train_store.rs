@@ -69,7 +69,12 @@ fn selfplay_at(
 
 /// The sample file `train data` writes from the manifest's shards.
 fn samples(store: &Path, manifest: &Path, out: &Path) -> Output {
-    outflank(&[
+    samples_with(store, manifest, out, &[])
+}
+
+/// [`samples`] with more options of `train data`.
+fn samples_with(store: &Path, manifest: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
         "train",
         "data",
         "--manifest",
@@ -82,7 +87,9 @@ fn samples(store: &Path, manifest: &Path, out: &Path) -> Output {
         "1",
         "--out",
         s(out),
-    ])
+    ];
+    args.extend_from_slice(extra);
+    outflank(&args)
 }
 
 /// `train store regenerate`: the missing shards of the manifest made again.
@@ -166,9 +173,9 @@ fn a_store_in_shards_verifies_regenerates_resumes_and_is_one_shard_byte_for_byte
     assert!(a_bytes.len() > 16 + 30 * 24 * 20);
 
     // Training end to end from either manifest: the same weights and probcut parameters.
-    let train = |store: &Path, manifest: &Path, name: &str| {
+    let train_with = |store: &Path, manifest: &Path, name: &str, extra: &[&str]| {
         let (out, work) = (dir.join(name), dir.join(format!("{name}-work")));
-        let run = ok(outflank(&[
+        let mut args = vec![
             "train",
             "all",
             "--manifest",
@@ -191,18 +198,40 @@ fn a_store_in_shards_verifies_regenerates_resumes_and_is_one_shard_byte_for_byte
             s(&out),
             "--work",
             s(&work),
-        ]));
+        ];
+        args.extend_from_slice(extra);
+        let run = ok(outflank(&args));
         assert!(
             text(&run.stderr).contains("30 from the manifest's self-play"),
             "{}",
             text(&run.stderr)
         );
+        let weights = ["eval.ofw", "probcut.json"].map(|f| std::fs::read(out.join(f)).unwrap());
+        (
+            std::fs::read(work.join("manifest.samples")).unwrap(),
+            weights,
+        )
+    };
+    let train = |store: &Path, manifest: &Path, name: &str| {
+        let (labelled, weights) = train_with(store, manifest, name, &[]);
         // The manifest's samples are those `train data --manifest` writes.
-        assert!(std::fs::read(work.join("manifest.samples")).unwrap() == a_bytes);
-        ["eval.ofw", "probcut.json"].map(|f| std::fs::read(out.join(f)).unwrap())
+        assert!(labelled == a_bytes);
+        weights
     };
     let two_shards = train(&store, &manifest, "w2");
     assert!(two_shards == train(&store1, &manifest1, "w1"));
+    // With search labels: those of `train data --search-depth`, other weights.
+    let (searched, with_search) = train_with(&store, &manifest, "ws", &["--search-depth", "2"]);
+    let c = dir.join("c.samples");
+    ok(samples_with(
+        &store,
+        &manifest,
+        &c,
+        &["--search-depth", "2"],
+    ));
+    assert!(searched == std::fs::read(&c).unwrap());
+    assert!(searched != a_bytes && searched.len() == a_bytes.len());
+    assert!(with_search != two_shards);
     let weights = dir.join("w2/eval.ofw");
     let analyzed = ok(outflank(&[
         "analyze",

@@ -89,18 +89,9 @@ pub struct AllArgs {
     /// Seed of every random choice.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Solve positions with at most this many empties exactly.
-    #[arg(long, default_value_t = 18)]
-    pub exact_empties: u32,
-    /// Label the positions without an exact score of their own with an exact result where
-    /// the same side is to move (one more solve a game), so that labels carry no parity bias
-    /// (docs/training.md).
-    #[arg(long)]
-    pub parity_labels: bool,
-    /// Positions off each game's line to add, each solved exactly: from a game's position
-    /// 1 to 8 random moves, down to 4 to `--exact-empties` empties (docs/training.md).
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub deviations: u32,
+    /// How the games are labelled.
+    #[command(flatten)]
+    pub label: LabelArgs,
     /// Self-play games (0: none).
     #[arg(long, default_value_t = 10000)]
     pub selfplay_games: usize,
@@ -151,33 +142,12 @@ pub struct DataArgs {
     /// games, which do not record each game's opening; self-play shards do).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub skip_plies: u32,
-    /// Label the positions without an exact score of their own with an exact result where
-    /// the same side is to move (one more solve a game), so that labels carry no parity bias
-    /// (docs/training.md).
-    #[arg(long)]
-    pub parity_labels: bool,
-    /// Positions off each game's line to add, each solved exactly: from a game's position
-    /// 1 to 8 random moves, down to 4 to `--exact-empties` empties (docs/training.md).
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub deviations: u32,
-    /// Label the positions without an exact score of their own (above `--exact-empties`)
-    /// with a search to depth D instead of a later exact result of their game
-    /// (docs/training.md).
-    #[arg(long, value_name = "D", value_parser = crate::cli::common::depth_range())]
-    pub search_depth: Option<u32>,
-    /// Weights the searches of `--search-depth` use (default: the shipped ones).
-    #[arg(long, value_name = "FILE", requires = "search_depth")]
-    pub eval_file: Option<PathBuf>,
-    /// Probcut parameters the searches of `--search-depth` use, a `train probcut` file
-    /// (default: the shipped ones).
-    #[arg(long, value_name = "FILE", requires = "search_depth")]
-    pub probcut_file: Option<PathBuf>,
+    /// How the games are labelled.
+    #[command(flatten)]
+    pub label: LabelArgs,
     /// The sample file to write (without --shard).
     #[arg(long, required_unless_present = "shard", conflicts_with = "shard")]
     pub out: Option<PathBuf>,
-    /// Solve positions with at most this many empties exactly.
-    #[arg(long, default_value_t = 18)]
-    pub exact_empties: u32,
     /// Use only the first N games (after removing repeats).
     #[arg(long)]
     pub max_games: Option<usize>,
@@ -373,4 +343,33 @@ pub struct HandArgs {
     /// The weights file to write.
     #[arg(long)]
     pub out: PathBuf,
+}
+
+/// How games are labelled: the options of `train data` and `train all` alike.
+#[derive(ClapArgs, Debug)]
+pub struct LabelArgs {
+    /// Solve positions with at most this many empties exactly.
+    #[arg(long, default_value_t = 18)]
+    pub exact_empties: u32,
+    /// Label the positions without an exact score of their own with an exact result where
+    /// the same side is to move (one more solve a game), so that labels carry no parity bias
+    /// (docs/training.md).
+    #[arg(long)]
+    pub parity_labels: bool,
+    /// Positions off each game's line to add, each solved exactly: from a game's position
+    /// 1 to 8 random moves, down to 4 to `--exact-empties` empties (docs/training.md).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub deviations: u32,
+    /// Label the positions without an exact score of their own (above `--exact-empties`)
+    /// with a search to depth D instead of a later exact result of their game
+    /// (docs/training.md).
+    #[arg(long, value_name = "D", value_parser = crate::cli::common::depth_range())]
+    pub search_depth: Option<u32>,
+    /// Weights the searches of `--search-depth` use (default: the shipped ones).
+    #[arg(long, value_name = "FILE", requires = "search_depth")]
+    pub eval_file: Option<PathBuf>,
+    /// Probcut parameters the searches of `--search-depth` use, a `train probcut` file
+    /// (default: the shipped ones).
+    #[arg(long, value_name = "FILE", requires = "search_depth")]
+    pub probcut_file: Option<PathBuf>,
 }

@@ -41,7 +41,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
         Step::EvalError(e) => run_eval_error(e),
         Step::Probcut(p) => run_probcut(p),
         Step::All(a) => {
-            crate::train::pipeline::run_all(&all_config(a), &Stderr)?;
+            crate::train::pipeline::run_all(&all_config(a)?, &Stderr)?;
             Ok(0)
         }
         Step::Hand(h) => {
@@ -93,27 +93,8 @@ fn run_data(a: DataArgs) -> anyhow::Result<i32> {
         max_games: a.max_games,
     };
     let label = LabelConfig {
-        exact_empties: a.exact_empties,
         skip_plies: a.skip_plies,
-        parity_labels: a.parity_labels,
-        deviations: a.deviations,
-        search: match a.search_depth {
-            Some(depth) => Some(SearchLabels {
-                depth,
-                weights: a
-                    .eval_file
-                    .as_deref()
-                    .map(|p| crate::eval::load_or_shipped(Some(p)))
-                    .transpose()?,
-                probcut: a
-                    .probcut_file
-                    .as_deref()
-                    .map(crate::search::ProbcutParams::load)
-                    .transpose()?,
-            }),
-            None => None,
-        },
-        ..LabelConfig::default()
+        ..a.label.config()?
     };
     let done = steps::run_data(&sources, &label, &output(&a.out, &a.shard), &Stderr)?;
     eprintln!(
@@ -272,20 +253,44 @@ fn run_probcut(a: ProbcutArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
+impl LabelArgs {
+    /// The labelling these options ask for, their weights and probcut parameters read.
+    fn config(&self) -> anyhow::Result<LabelConfig> {
+        let search = match self.search_depth {
+            Some(depth) => Some(SearchLabels {
+                depth,
+                weights: self
+                    .eval_file
+                    .as_deref()
+                    .map(|p| crate::eval::load_or_shipped(Some(p)))
+                    .transpose()?,
+                probcut: self
+                    .probcut_file
+                    .as_deref()
+                    .map(crate::search::ProbcutParams::load)
+                    .transpose()?,
+            }),
+            None => None,
+        };
+        Ok(LabelConfig {
+            exact_empties: self.exact_empties,
+            parity_labels: self.parity_labels,
+            deviations: self.deviations,
+            search,
+            ..LabelConfig::default()
+        })
+    }
+}
+
 /// The settings of `train all`.
-fn all_config(a: AllArgs) -> crate::train::pipeline::AllConfig {
-    crate::train::pipeline::AllConfig {
+fn all_config(a: AllArgs) -> anyhow::Result<crate::train::pipeline::AllConfig> {
+    Ok(crate::train::pipeline::AllConfig {
         wthor: a.wthor,
         manifest: a.manifest,
         store: a.store,
         out: a.out,
         work: a.work,
-        label: LabelConfig {
-            exact_empties: a.exact_empties,
-            parity_labels: a.parity_labels,
-            deviations: a.deviations,
-            ..LabelConfig::default()
-        },
+        label: a.label.config()?,
         fit: FitConfig {
             epochs: a.epochs,
             lambda: a.lambda,
@@ -307,7 +312,7 @@ fn all_config(a: AllArgs) -> crate::train::pipeline::AllConfig {
             ..ProbcutConfig::default()
         },
         resume: a.resume,
-    }
+    })
 }
 
 fn run_eval_error(a: EvalErrorArgs) -> anyhow::Result<i32> {

@@ -78,7 +78,8 @@ pub struct SearchLabels {
     pub depth: u32,
     /// Weights of the labelling engine (default: the shipped ones).
     pub weights: Option<Arc<Weights>>,
-    /// Probcut parameters of the labelling engine (default: the shipped ones).
+    /// Probcut parameters of the labelling engine, a fitted set (`train probcut`) used as
+    /// [`ProbcutParams::searched_from`] says (default: the shipped ones).
     pub probcut: Option<ProbcutParams>,
 }
 
@@ -108,7 +109,8 @@ impl LabelConfig {
                 e.set_eval(w.clone());
             }
             if let Some(p) = &s.probcut {
-                e.set_probcut(p.clone());
+                // As every engine searches with a fitted file (`--probcut-file`).
+                e.set_probcut(ProbcutParams::searched_from(p.clone()));
             }
         }
         e

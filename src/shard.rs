@@ -384,6 +384,28 @@ impl ShardFile {
         write_atomically(&path, &self.to_bytes())?;
         Ok(path)
     }
+
+    /// [`ShardFile::write_into`], but a shard of another run already there under the same
+    /// name (the same input labelled or searched with other settings or weights: file names
+    /// tell runs apart by their seed or input alone) is refused, not replaced: a second run
+    /// into the same directory would otherwise undo hours of the first one's work without a
+    /// word. The same run's shard (a rerun) and a file that is not a readable shard are
+    /// replaced.
+    pub fn write_new_into(&self, dir: &Path) -> anyhow::Result<PathBuf> {
+        let path = dir.join(self.name());
+        if let Ok(there) = ShardFile::read(&path)
+            && there.run != self.run
+        {
+            anyhow::bail!(
+                "{} is a shard of another run ({}), not of this one ({}): remove it or choose \
+                 another --shard-dir",
+                path.display(),
+                describe(&there.run),
+                describe(&self.run)
+            );
+        }
+        self.write_into(dir)
+    }
 }
 
 /// Writes `bytes` to `path` through a temporary file beside it and a rename: a reader never
@@ -779,6 +801,28 @@ mod tests {
         other.write_into(&d).unwrap();
         let e = missing(&d, 4).unwrap_err().to_string();
         assert!(e.contains("a shard of another run"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_shard_of_another_run_under_the_same_name_is_not_replaced() {
+        let dir = std::env::temp_dir().join(format!("outflank-shard-new-{}", std::process::id()));
+        let first = shard(1, 4, 10);
+        let path = first.write_new_into(&dir).unwrap();
+        // The same run again: replaced.
+        assert_eq!(first.write_new_into(&dir).unwrap(), path);
+        // Other settings, the same seed, so the same file name: refused, the file untouched.
+        let mut other = shard(1, 4, 10);
+        other.run.params = "other settings".into();
+        assert_eq!(other.name(), first.name());
+        let e = other.write_new_into(&dir).unwrap_err().to_string();
+        assert!(e.contains("a shard of another run"), "{e}");
+        assert!(e.contains("other settings"), "{e}");
+        assert_eq!(ShardFile::read(&path).unwrap().run, first.run);
+        // Not a shard: replaced.
+        std::fs::write(&path, b"junk").unwrap();
+        other.write_new_into(&dir).unwrap();
+        assert_eq!(ShardFile::read(&path).unwrap().run, other.run);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

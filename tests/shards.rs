@@ -272,6 +272,52 @@ fn depths_outside_1_to_60_and_a_stray_shard_dir_are_refused() {
 }
 
 #[test]
+fn a_shard_of_other_settings_under_the_same_name_is_refused_not_replaced() {
+    // Shard files are named for the step and the input: `solve --wld` of the same file into
+    // the same directory must not overwrite the exact solve's shard without a word.
+    let dir = temp("other-settings");
+    let obf = dir.join("ffo.obf");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(&obf, OBF).unwrap();
+    let exact = ["solve", s(&obf), "--shard", "0/2", "--shard-dir", s(&dir)];
+    ok(outflank(&exact));
+    let names = |d: &Path| -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "shard"))
+            .collect();
+        v.sort();
+        v
+    };
+    let files = names(&dir);
+    assert_eq!(files.len(), 1, "{files:?}");
+    let before = std::fs::read(&files[0]).unwrap();
+    let wld = [&exact[..], &["--wld"]].concat();
+    let out = outflank(&wld);
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("a shard of another run"), "{err}");
+    assert!(err.contains(s(&files[0])), "{err}");
+    assert_eq!(std::fs::read(&files[0]).unwrap(), before);
+    // The same settings again replace their own shard; another directory takes the other.
+    ok(outflank(&exact));
+    let other = dir.join("wld");
+    ok(outflank(&[
+        "solve",
+        s(&obf),
+        "--wld",
+        "--shard",
+        "0/2",
+        "--shard-dir",
+        s(&other),
+    ]));
+    assert_eq!(names(&other).len(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn solve_shards_merge_to_one_process_output_but_for_the_times() {
     let dir = temp("solve");
     let one = ok(outflank_stdin(&["solve", "-", "--hash", "16"], OBF));

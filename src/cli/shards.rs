@@ -31,10 +31,11 @@ impl ShardArgs {
         }
     }
 
-    /// Writes a shard's file where these options say; returns its path.
+    /// Writes a shard's file where these options say, refusing to replace a shard of
+    /// another run ([`ShardFile::write_new_into`]); returns its path.
     pub fn write(&self, file: &ShardFile) -> anyhow::Result<PathBuf> {
         let dir = self.shard_dir.clone().unwrap_or_else(|| PathBuf::from("."));
-        file.write_into(&dir)
+        file.write_new_into(&dir)
     }
 
     /// Runs `shard`'s part of a step over the `total` positions of an input (`text`, whose

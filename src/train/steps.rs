@@ -78,7 +78,7 @@ pub fn run_data(
                 .map(|(&i, s)| (i as u64, data::encode_samples(s)))
                 .collect(),
         }
-        .write_into(dir)?,
+        .write_new_into(dir)?,
     };
     Ok(DataWritten {
         samples,
@@ -270,7 +270,7 @@ pub fn run_probcut(
     Ok(Some(ShardWritten {
         items: indices.len(),
         total,
-        path: file.write_into(dir)?,
+        path: file.write_new_into(dir)?,
     }))
 }
 

@@ -392,6 +392,13 @@ impl ShardFile {
     /// word. The same run's shard (a rerun) and a file that is not a readable shard are
     /// replaced.
     pub fn write_new_into(&self, dir: &Path) -> anyhow::Result<PathBuf> {
+        self.check_place(dir)?;
+        self.write_into(dir)
+    }
+
+    /// The refusal of [`ShardFile::write_new_into`] alone, for a step to call before its
+    /// work (with no items yet) as well as at the write.
+    pub fn check_place(&self, dir: &Path) -> anyhow::Result<()> {
         let path = dir.join(self.name());
         if let Ok(there) = ShardFile::read(&path)
             && there.run != self.run
@@ -404,7 +411,7 @@ impl ShardFile {
                 describe(&self.run)
             );
         }
-        self.write_into(dir)
+        Ok(())
     }
 }
 

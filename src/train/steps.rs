@@ -55,6 +55,15 @@ pub fn run_data(
     let games = sources.games()?;
     report.say(None, &format!("{} games", games.len()));
     let shard = out.shard();
+    if let Output::Shard(_, dir) = out {
+        // Hours of labelling are not spent on a shard that could not be written.
+        ShardFile {
+            run: data_run(&games, label),
+            shard,
+            items: Vec::new(),
+        }
+        .check_place(dir)?;
+    }
     let indices: Vec<usize> = shard
         .items(games.len() as u64)
         .map(|i| i as usize)

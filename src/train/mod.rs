@@ -16,11 +16,13 @@
 //!   shard, and the merges of their shards.
 //! - [`selfplay_run`]: the runs of `train selfplay`: into a file, a shard or the data store
 //!   (resumed where it stopped), and the store's missing shards made again.
+//! - [`calibrate`]: the two parity biases of a weights file calibrated on solved positions.
 //! - [`pipeline`]: `train all`, every step in one run, resumable.
 //! - [`report`]: how the steps show their progress.
 //!
 //! Every step is deterministic: the same inputs and seed give the same bytes.
 
+pub mod calibrate;
 pub mod data;
 pub mod error;
 pub mod fit;

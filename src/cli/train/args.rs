@@ -33,6 +33,10 @@ pub enum Step {
     Probcut(ProbcutArgs),
     /// Write the hand-set weights as a weights file (to compare or match against).
     Hand(HandArgs),
+    /// Calibrate a weights file's two parity biases on exactly solved positions (self-play
+    /// games, never a test set): searches at several depths, the side to move's and the
+    /// parity's error fitted, both taken out.
+    Calibrate(CalibrateArgs),
     /// Retrain everything from scratch: data, a first fit, self-play, the final fit, probcut.
     All(AllArgs),
 }
@@ -119,6 +123,50 @@ pub struct AllArgs {
     /// Reuse intermediate files already in the work directory.
     #[arg(long)]
     pub resume: bool,
+}
+
+/// Arguments of `outflank train calibrate`.
+#[derive(ClapArgs, Debug)]
+pub struct CalibrateArgs {
+    /// WTHOR files or directories of games (self-play: `train selfplay --out`) from which the
+    /// positions are drawn and solved.
+    #[arg(long, num_args = 1.., required_unless_present = "obf", conflicts_with = "obf")]
+    pub wthor: Vec<PathBuf>,
+    /// Positions already solved instead, as OBF lines scoring at least their best move (a
+    /// `--positions-out` file, or `outflank solve` output made into one).
+    #[arg(long, value_name = "FILE")]
+    pub obf: Option<PathBuf>,
+    /// The numbers of empty squares of the positions drawn from the games: one even and one
+    /// odd separate the two parts of the error best.
+    #[arg(long, value_name = "E,E", value_delimiter = ',', default_value = "20,25",
+          value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub empties: Vec<u32>,
+    /// Positions drawn at each number of empties (the first distinct ones, game by game).
+    #[arg(long, value_name = "N", default_value_t = 150)]
+    pub count: usize,
+    /// Write the drawn positions with their exact scores here (OBF), to calibrate other
+    /// weights on them with `--obf` without solving again.
+    #[arg(long, value_name = "FILE", requires = "wthor")]
+    pub positions_out: Option<PathBuf>,
+    /// Depths of the searches (both parities; below the fewest empties).
+    #[arg(long, value_name = "A-B", default_value = "10-13", value_parser = parse_range)]
+    pub depths: (u32, u32),
+    /// Probcut confidence in percent of the searches [default: the engine's, 95].
+    #[arg(long, value_name = "PERCENT", value_parser = crate::cli::common::parse_selectivity)]
+    pub selectivity: Option<crate::search::Selectivity>,
+    /// The weights to calibrate (default: the shipped ones).
+    #[arg(long, value_name = "FILE")]
+    pub eval_file: Option<PathBuf>,
+    /// Probcut parameters to search with, a `train probcut` file (default: the shipped ones).
+    #[arg(long, value_name = "FILE")]
+    pub probcut_file: Option<PathBuf>,
+    /// Transposition table of each search thread, in megabytes.
+    #[arg(long = "hash", value_name = "MB", default_value_t = 64,
+          value_parser = crate::cli::common::hash_range())]
+    pub hash_mb: usize,
+    /// The calibrated weights file to write.
+    #[arg(long)]
+    pub out: PathBuf,
 }
 
 /// Arguments of `outflank train data`.

@@ -16,6 +16,7 @@ use crate::train::{
     SelfPlayConfig,
 };
 mod args;
+mod calibrate;
 
 pub use args::*;
 
@@ -44,6 +45,7 @@ pub fn run(a: Args) -> anyhow::Result<i32> {
             crate::train::pipeline::run_all(&all_config(a)?, &Stderr)?;
             Ok(0)
         }
+        Step::Calibrate(c) => calibrate::run(c),
         Step::Hand(h) => {
             file::save(&Weights::hand_set(), &h.out)?;
             Ok(0)

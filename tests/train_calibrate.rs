@@ -1,0 +1,172 @@
+//! `outflank train calibrate` through the real binary: positions drawn from self-play games
+//! and solved (checked by `outflank solve`), the two parity biases shifted by the amounts it
+//! prints and nothing else changed, the same file from one thread as from two and from the
+//! written positions as from the games, and bad input refused before anything is written.
+
+mod common;
+
+use common::{assert_clean_error, ok, outflank, s, temp_dir, text};
+use outflank::eval::{Weights, load, shipped_weights};
+use outflank::train::calibrate::shift_biases;
+
+/// The shifts of the report's `bias shifts` line, in units: (even, odd).
+fn shifts(report: &str) -> (i32, i32) {
+    let line = report
+        .lines()
+        .find(|l| l.starts_with("bias shifts:"))
+        .unwrap_or_else(|| panic!("no shifts in {report}"));
+    let units: Vec<i32> = line
+        .split('(')
+        .skip(1)
+        .map(|part| part.split('/').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(units.len(), 2, "{line}");
+    (units[0], units[1])
+}
+
+/// Calibrates the shipped weights on `source` (`--wthor FILE` or `--obf FILE`) at depths
+/// 4-7 into `out`; the report.
+fn calibrate(source: [&str; 2], out: &std::path::Path, threads: &str, more: &[&str]) -> String {
+    let mut args = vec![
+        "train",
+        "calibrate",
+        "--threads",
+        threads,
+        source[0],
+        source[1],
+        "--depths",
+        "4-7",
+        "--out",
+        s(out),
+    ];
+    args.extend_from_slice(more);
+    text(&ok(outflank(&args)).stdout)
+}
+
+#[test]
+fn calibration_shifts_the_two_biases_by_what_it_reports_and_nothing_else() {
+    let dir = temp_dir("calibrate", "shifts");
+    let wtb = dir.join("games.wtb");
+    ok(outflank(&[
+        "train",
+        "selfplay",
+        "--games",
+        "30",
+        "--depth",
+        "2",
+        "--seed",
+        "5",
+        "--out",
+        s(&wtb),
+    ]));
+    let positions = dir.join("positions.obf");
+    let two = dir.join("two.ofw");
+    let report = calibrate(
+        ["--wthor", s(&wtb)],
+        &two,
+        "2",
+        &[
+            "--empties",
+            "12,13",
+            "--count",
+            "8",
+            "--positions-out",
+            s(&positions),
+        ],
+    );
+    assert!(
+        report.starts_with("16 solved positions (8 at 12 empties, 8 at 13 empties)\n"),
+        "{report}"
+    );
+    // A row for each depth and parity of the roots.
+    for depth in 4..=7 {
+        for root in ["even", "odd"] {
+            let row = format!("{depth:>5} {root:>5} {:>9} ", 8);
+            assert!(report.contains(&row), "no {row:?} in {report}");
+        }
+    }
+    // The written positions are solved right.
+    let obf = std::fs::read_to_string(&positions).unwrap();
+    assert_eq!(obf.lines().count(), 16, "{obf}");
+    let solved = text(&ok(outflank(&["solve", s(&positions)])).stdout);
+    assert!(
+        solved.contains("16 positions, 16 right, 0 wrong"),
+        "{solved}"
+    );
+
+    // The calibrated weights are the shipped ones with the reported shifts, nothing more.
+    let (even, odd) = shifts(&report);
+    let mut back: Weights = load(&two).unwrap();
+    assert_ne!(back, *shipped_weights(), "no shift at all: {report}");
+    shift_biases(&mut back, -even, -odd);
+    assert_eq!(back, *shipped_weights(), "{report}");
+
+    // One thread, and the written positions instead of the games: the same file.
+    let one = dir.join("one.ofw");
+    let again = calibrate(["--obf", s(&positions)], &one, "1", &[]);
+    assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&two).unwrap());
+    let table = |r: &str| {
+        let lines = r.lines().filter(|l| !l.starts_with("written to"));
+        lines.collect::<Vec<_>>().join("\n")
+    };
+    assert_eq!(table(&again), table(&report));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_calibrations_are_refused_before_anything_is_written() {
+    let dir = temp_dir("calibrate", "refused");
+    let out = dir.join("out.ofw");
+    let obf = dir.join("p.obf");
+    // FFO #1 (14 empties), its best move scored.
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;";
+    std::fs::write(&obf, format!("{ffo1}\n")).unwrap();
+    let run = |more: &[&str]| {
+        let mut args = vec!["train", "calibrate", "--obf", s(&obf), "--out", s(&out)];
+        args.extend_from_slice(more);
+        outflank(&args)
+    };
+    // A depth that solves the positions.
+    assert_clean_error(
+        &run(&["--depths", "10-14"]),
+        "depth 14 solves the positions of 14",
+    );
+    // One depth from roots of one parity cannot tell the two parts apart.
+    assert_clean_error(&run(&["--depths", "6"]), "cannot tell");
+    // A line that scores no move, and a malformed one.
+    std::fs::write(&obf, format!("{ffo1}\n{}\n", &ffo1[..67])).unwrap();
+    assert_clean_error(&run(&["--depths", "4-5"]), "line 2");
+    std::fs::write(&obf, "not a position\n").unwrap();
+    assert_clean_error(&run(&["--depths", "4-5"]), "p.obf");
+    // Empties that no position has.
+    let wtb = dir.join("games.wtb");
+    ok(outflank(&[
+        "train",
+        "selfplay",
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--seed",
+        "3",
+        "--out",
+        s(&wtb),
+    ]));
+    let out2 = outflank(&[
+        "train",
+        "calibrate",
+        "--wthor",
+        s(&wtb),
+        "--empties",
+        "61",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(out2.status.code(), Some(2), "{}", text(&out2.stderr));
+    assert!(
+        !out.exists(),
+        "a refused calibration wrote {}",
+        out.display()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

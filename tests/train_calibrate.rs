@@ -1,7 +1,8 @@
 //! `outflank train calibrate` through the real binary: positions drawn from self-play games
 //! and solved (checked by `outflank solve`), the two parity biases shifted by the amounts it
 //! prints and nothing else changed, the same file from one thread as from two and from the
-//! written positions as from the games, and bad input refused before anything is written.
+//! written positions as from the games, and bad input refused before anything is written;
+//! `train all --calibrate-games` gives what its fit and `train calibrate` give.
 
 mod common;
 
@@ -168,5 +169,104 @@ fn bad_calibrations_are_refused_before_anything_is_written() {
         "a refused calibration wrote {}",
         out.display()
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn train_all_calibrates_as_train_calibrate_does() {
+    let dir = temp_dir("calibrate", "all");
+    let wtb = dir.join("games.wtb");
+    ok(outflank(&[
+        "train",
+        "selfplay",
+        "--games",
+        "30",
+        "--depth",
+        "2",
+        "--seed",
+        "7",
+        "--out",
+        s(&wtb),
+    ]));
+    let all = |name: &str, extra: &[&str]| {
+        let (out, work) = (dir.join(name), dir.join(format!("{name}-work")));
+        let mut args = vec![
+            "train",
+            "all",
+            "--wthor",
+            s(&wtb),
+            "--selfplay-games",
+            "0",
+            "--exact-empties",
+            "8",
+            "--epochs",
+            "3",
+            "--probcut-positions",
+            "8",
+            "--probcut-end-positions",
+            "4",
+            "--threads",
+            "2",
+            "--out",
+        ];
+        let (out_s, work_s) = (s(&out).to_string(), s(&work).to_string());
+        args.push(&out_s);
+        args.push("--work");
+        args.push(&work_s);
+        args.extend_from_slice(extra);
+        let run = ok(outflank(&args));
+        (out, work, text(&run.stderr))
+    };
+    let (plain, _, _) = all("plain", &[]);
+    let calibration = [
+        "--calibrate-games",
+        "20",
+        "--calibrate-empties",
+        "12,13",
+        "--calibrate-count",
+        "6",
+        "--calibrate-depths",
+        "4-7",
+    ];
+    let (calibrated, work, log) = all("calibrated", &calibration);
+    assert!(log.contains("calibration on 12 positions"), "{log}");
+    // The probcut parameters the calibration searched with are those of the plain run.
+    let read = |p: std::path::PathBuf| std::fs::read(p).unwrap();
+    assert_eq!(
+        read(work.join("uncalibrated-probcut.json")),
+        read(plain.join("probcut.json"))
+    );
+    // The same calibration by `train calibrate`, from the same games and probcut parameters.
+    let by_hand = dir.join("by-hand.ofw");
+    ok(outflank(&[
+        "train",
+        "calibrate",
+        "--wthor",
+        s(&work.join("calibrate.wtb")),
+        "--eval-file",
+        s(&plain.join("eval.ofw")),
+        "--probcut-file",
+        s(&work.join("uncalibrated-probcut.json")),
+        "--empties",
+        "12,13",
+        "--count",
+        "6",
+        "--depths",
+        "4-7",
+        "--out",
+        s(&by_hand),
+    ]));
+    assert_eq!(read(by_hand), read(calibrated.join("eval.ofw")));
+    assert_ne!(
+        read(calibrated.join("eval.ofw")),
+        read(plain.join("eval.ofw")),
+        "{log}"
+    );
+    // Resumed, the calibration reads its games and positions back and gives the same file.
+    let before = read(calibrated.join("eval.ofw"));
+    let mut resumed = calibration.to_vec();
+    resumed.push("--resume");
+    let (again, _, _) = all("calibrated", &resumed);
+    assert_eq!(read(again.join("eval.ofw")), before);
     std::fs::remove_dir_all(&dir).unwrap();
 }

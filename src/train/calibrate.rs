@@ -23,6 +23,41 @@ use std::fmt;
 use std::ops::RangeInclusive;
 use std::sync::Arc;
 
+/// The calibration step of `train all` (and the defaults of `train calibrate`): self-play
+/// games of the weights to calibrate, positions drawn from them and solved, and the depths of
+/// the searches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CalibrateConfig {
+    /// Self-play games to draw the positions from.
+    pub games: usize,
+    /// Seed of those games.
+    pub seed: u64,
+    /// Search depth of those games.
+    pub game_depth: u32,
+    /// The numbers of empties of the positions drawn.
+    pub empties: Vec<u32>,
+    /// Positions drawn at each number of empties.
+    pub count: usize,
+    /// Depths of the searches.
+    pub depths: RangeInclusive<u32>,
+    /// Transposition table of each engine, in megabytes.
+    pub hash_mb: usize,
+}
+
+impl Default for CalibrateConfig {
+    fn default() -> Self {
+        CalibrateConfig {
+            games: 400,
+            seed: 9001,
+            game_depth: 6,
+            empties: vec![20, 25],
+            count: 150,
+            depths: 10..=13,
+            hash_mb: 64,
+        }
+    }
+}
+
 /// Why a calibration cannot be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CalibrateError {

@@ -1,8 +1,11 @@
 //! `train all`: the whole pipeline in one run, from game records to the weights and probcut
 //! files: label the games, a first fit, self-play with it, label those games, the final fit,
-//! the probcut fit. Every intermediate file goes into a work directory, where a run started
+//! the probcut fit; with a calibration, probcut parameters for the fitted weights, self-play
+//! games of both, the weights' parity biases calibrated on positions of those games
+//! ([`super::calibrate`]), then the probcut fit of the calibrated weights. Every intermediate file goes into a work directory, where a run started
 //! again with `resume` finds the ones already made.
 
+use super::calibrate::{self, CalibrateConfig, Measuring};
 use super::data::{self, GameRecord, Sample};
 use super::label;
 use super::report::Report;
@@ -11,6 +14,7 @@ use super::sources::{append_new, manifest_games, wthor_games};
 use super::steps::{fit_saying, probcut_to_file};
 use super::{FitConfig, LabelConfig, ProbcutConfig};
 use crate::eval::{Weights, file};
+use crate::search::{Limits, ProbcutParams};
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -37,6 +41,8 @@ pub struct AllConfig {
     pub selfplay: SelfPlayConfig,
     /// The probcut fit.
     pub probcut: ProbcutConfig,
+    /// The calibration of the final fit's parity biases (`None`: none).
+    pub calibrate: Option<CalibrateConfig>,
     /// Reuse the intermediate files already in `work`.
     pub resume: bool,
 }
@@ -102,12 +108,100 @@ pub fn run_all(a: &AllConfig, report: &dyn Report) -> anyhow::Result<()> {
     // The probcut positions come from every game, the manifest's after the WTHOR ones.
     games.extend(listed_games);
     let eval_path = a.out.join("eval.ofw");
-    let w = fit_to(a, &samples, &eval_path, report)?;
+    let mut w = fit_to(a, &samples, &eval_path, report)?;
     stamp(&format!("weights written to {}", eval_path.display()));
+    if let Some(c) = &a.calibrate {
+        let first_probcut = a.work.join("uncalibrated-probcut.json");
+        if !(a.resume && first_probcut.exists()) {
+            probcut_to_file(
+                &games,
+                &a.probcut,
+                Arc::new(w.clone()),
+                &first_probcut,
+                report,
+            )?;
+        }
+        stamp("probcut parameters of the fitted weights written");
+        let probcut = ProbcutParams::load(&first_probcut)?;
+        w = calibrated(c, w, probcut, a, report)?;
+        file::save(&w, &eval_path)?;
+        stamp(&format!(
+            "calibrated weights written to {}",
+            eval_path.display()
+        ));
+    }
     let probcut_path = a.out.join("probcut.json");
     probcut_to_file(&games, &a.probcut, Arc::new(w), &probcut_path, report)?;
     stamp("probcut parameters written; done");
     Ok(())
+}
+
+/// `w` calibrated as `c` says, every search with the probcut parameters `probcut` (a fitted
+/// set): self-play games (`calibrate.wtb` in the work directory), positions drawn from them
+/// and solved (`calibrate.obf`), searched, the model fitted and its shifts applied.
+fn calibrated(
+    c: &CalibrateConfig,
+    w: Weights,
+    probcut: ProbcutParams,
+    a: &AllConfig,
+    report: &dyn Report,
+) -> anyhow::Result<Weights> {
+    let w = Arc::new(w);
+    let games_path = a.work.join("calibrate.wtb");
+    if !(a.resume && games_path.exists()) {
+        let cfg = SelfPlayConfig {
+            games: c.games,
+            depth: c.game_depth,
+            seed: c.seed,
+            probcut: Some(probcut.clone()),
+            ..SelfPlayConfig::default()
+        };
+        let pb = report.bar(c.games as u64);
+        let games = self_play(&cfg, w.clone(), &pb);
+        pb.finish_and_clear();
+        std::fs::write(&games_path, crate::notation::write_wtb(&to_wthor(&games)))
+            .with_context(|| format!("cannot write {}", games_path.display()))?;
+    }
+    let obf_path = a.work.join("calibrate.obf");
+    let entries = if a.resume && obf_path.exists() {
+        let text = std::fs::read_to_string(&obf_path)
+            .with_context(|| format!("cannot read {}", obf_path.display()))?;
+        crate::notation::parse_obf(&text).with_context(|| format!("in {}", obf_path.display()))?
+    } else {
+        let games = data::read_games(std::slice::from_ref(&games_path))?;
+        let drawn = calibrate::draw_positions(&games, &c.empties, c.count);
+        let pb = report.bar(drawn.len() as u64);
+        let solved = calibrate::solve_positions(&drawn, c.hash_mb, &pb);
+        pb.finish_and_clear();
+        std::fs::write(&obf_path, crate::notation::write_obf(&solved))
+            .with_context(|| format!("cannot write {}", obf_path.display()))?;
+        solved
+    };
+    calibrate::check_depths(&entries, &c.depths)?;
+    let m = Measuring {
+        weights: w.clone(),
+        probcut: Some(ProbcutParams::searched_from(probcut)),
+        hash_mb: c.hash_mb,
+        selectivity: Limits::default().selectivity,
+    };
+    let pb = report.bar((entries.len() * c.depths.clone().count()) as u64);
+    let measured = calibrate::measure_all(&entries, c.depths.clone(), &m, &pb)?;
+    pb.finish_and_clear();
+    let model = calibrate::ParityErrors::fit(&measured)?;
+    let (even, odd) = model.shifts();
+    report.say(
+        None,
+        &format!(
+            "calibration on {} positions: leaf error {:+.2} at even empties, {:+.2} at odd; bias shifts {even:+} and {odd:+} (1/{} disc)",
+            entries.len(),
+            model.at_leaf(0),
+            model.at_leaf(1),
+            crate::eval::SCALE
+        ),
+    );
+    let mut out = (*w).clone();
+    calibrate::shift_biases(&mut out, even, odd);
+    Ok(out)
 }
 
 /// The samples of `games`, labelled and written to `path`, or read from it when resuming.

@@ -120,6 +120,24 @@ pub struct AllArgs {
     /// Endgame positions of the probcut fit.
     #[arg(long, default_value_t = 600)]
     pub probcut_end_positions: usize,
+    /// Calibrate the final weights' parity biases (as `train calibrate` does, its defaults)
+    /// on positions of this many self-play games of theirs (0: no calibration), then fit the
+    /// probcut parameters of the calibrated weights.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub calibrate_games: usize,
+    /// Seed of the calibration's self-play games.
+    #[arg(long, value_name = "S", default_value_t = crate::train::calibrate::CalibrateConfig::default().seed)]
+    pub calibrate_seed: u64,
+    /// The numbers of empties of the calibration's positions (as `train calibrate --empties`).
+    #[arg(long, value_name = "E,E", value_delimiter = ',', default_value = "20,25",
+          value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub calibrate_empties: Vec<u32>,
+    /// Positions at each number of empties (as `train calibrate --count`).
+    #[arg(long, value_name = "N", default_value_t = 150)]
+    pub calibrate_count: usize,
+    /// Depths of the calibration's searches (as `train calibrate --depths`).
+    #[arg(long, value_name = "A-B", default_value = "10-13", value_parser = parse_range)]
+    pub calibrate_depths: (u32, u32),
     /// Reuse intermediate files already in the work directory.
     #[arg(long)]
     pub resume: bool,

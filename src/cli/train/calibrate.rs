@@ -172,3 +172,44 @@ fn report(
 fn pair(c: &Cell) -> String {
     format!("{:+.2} / {:.2}", c.mean, c.mae)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::calibrate::CalibrateConfig;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    #[command(no_binary_name = true)]
+    struct Calibrate {
+        #[command(flatten)]
+        a: CalibrateArgs,
+    }
+
+    #[derive(Parser)]
+    #[command(no_binary_name = true)]
+    struct All {
+        #[command(flatten)]
+        a: super::super::args::AllArgs,
+    }
+
+    #[test]
+    fn the_defaults_are_those_of_the_pipeline() {
+        let c = CalibrateConfig::default();
+        let a = Calibrate::try_parse_from(["--obf", "p.obf", "--out", "w.ofw"])
+            .unwrap()
+            .a;
+        assert_eq!(
+            (a.empties, a.count, a.hash_mb),
+            (c.empties.clone(), c.count, c.hash_mb)
+        );
+        assert_eq!(a.depths, (*c.depths.start(), *c.depths.end()));
+        let all = All::try_parse_from(["--wthor", "g", "--out", "o", "--work", "w"])
+            .unwrap()
+            .a;
+        assert_eq!(all.calibrate_games, 0);
+        assert_eq!((all.calibrate_seed, all.calibrate_count), (c.seed, c.count));
+        assert_eq!(all.calibrate_empties, c.empties);
+        assert_eq!(all.calibrate_depths, (*c.depths.start(), *c.depths.end()));
+    }
+}

@@ -6,6 +6,7 @@
 use super::common::progress_bar;
 use crate::eval::{Weights, file};
 use crate::shard::Shard;
+use crate::train::calibrate::CalibrateConfig;
 use crate::train::report::Report;
 use crate::train::selfplay_run::{self, SelfplayRun, StoreRun};
 use crate::train::sources::{GameSources, load_manifest};
@@ -313,6 +314,14 @@ fn all_config(a: AllArgs) -> anyhow::Result<crate::train::pipeline::AllConfig> {
             seed: a.seed,
             ..ProbcutConfig::default()
         },
+        calibrate: (a.calibrate_games > 0).then(|| CalibrateConfig {
+            games: a.calibrate_games,
+            seed: a.calibrate_seed,
+            empties: a.calibrate_empties,
+            count: a.calibrate_count,
+            depths: a.calibrate_depths.0.max(1)..=a.calibrate_depths.1,
+            ..CalibrateConfig::default()
+        }),
         resume: a.resume,
     })
 }

@@ -230,10 +230,10 @@ fn train_all_calibrates_as_train_calibrate_does() {
     ];
     let (calibrated, work, log) = all("calibrated", &calibration);
     assert!(log.contains("calibration on 12 positions"), "{log}");
-    // The probcut parameters the calibration searched with are those of the plain run.
+    // The probcut parameters are those of the plain run's fit: the calibration keeps them.
     let read = |p: std::path::PathBuf| std::fs::read(p).unwrap();
     assert_eq!(
-        read(work.join("uncalibrated-probcut.json")),
+        read(calibrated.join("probcut.json")),
         read(plain.join("probcut.json"))
     );
     // The same calibration by `train calibrate`, from the same games and probcut parameters.
@@ -246,7 +246,7 @@ fn train_all_calibrates_as_train_calibrate_does() {
         "--eval-file",
         s(&plain.join("eval.ofw")),
         "--probcut-file",
-        s(&work.join("uncalibrated-probcut.json")),
+        s(&plain.join("probcut.json")),
         "--empties",
         "12,13",
         "--count",

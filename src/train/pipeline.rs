@@ -1,8 +1,8 @@
 //! `train all`: the whole pipeline in one run, from game records to the weights and probcut
 //! files: label the games, a first fit, self-play with it, label those games, the final fit,
-//! the probcut fit; with a calibration, probcut parameters for the fitted weights, self-play
-//! games of both, the weights' parity biases calibrated on positions of those games
-//! ([`super::calibrate`]), then the probcut fit of the calibrated weights. Every intermediate file goes into a work directory, where a run started
+//! the probcut fit; with a calibration, then self-play games of the fitted weights and probcut
+//! parameters, and the weights' parity biases calibrated on positions of those games
+//! ([`super::calibrate`]). Every intermediate file goes into a work directory, where a run started
 //! again with `resume` finds the ones already made.
 
 use super::calibrate::{self, CalibrateConfig, Measuring};
@@ -108,31 +108,20 @@ pub fn run_all(a: &AllConfig, report: &dyn Report) -> anyhow::Result<()> {
     // The probcut positions come from every game, the manifest's after the WTHOR ones.
     games.extend(listed_games);
     let eval_path = a.out.join("eval.ofw");
-    let mut w = fit_to(a, &samples, &eval_path, report)?;
+    let w = fit_to(a, &samples, &eval_path, report)?;
     stamp(&format!("weights written to {}", eval_path.display()));
-    if let Some(c) = &a.calibrate {
-        let first_probcut = a.work.join("uncalibrated-probcut.json");
-        if !(a.resume && first_probcut.exists()) {
-            probcut_to_file(
-                &games,
-                &a.probcut,
-                Arc::new(w.clone()),
-                &first_probcut,
-                report,
-            )?;
-        }
-        stamp("probcut parameters of the fitted weights written");
-        let probcut = ProbcutParams::load(&first_probcut)?;
-        w = calibrated(c, w, probcut, a, report)?;
-        file::save(&w, &eval_path)?;
-        stamp(&format!(
-            "calibrated weights written to {}",
-            eval_path.display()
-        ));
-    }
     let probcut_path = a.out.join("probcut.json");
-    probcut_to_file(&games, &a.probcut, Arc::new(w), &probcut_path, report)?;
-    stamp("probcut parameters written; done");
+    probcut_to_file(&games, &a.probcut, Arc::new(w.clone()), &probcut_path, report)?;
+    stamp("probcut parameters written");
+    if let Some(c) = &a.calibrate {
+        // The probcut parameters stay those of the fit: a shallow search and the deep one it
+        // predicts have depths of one parity, so the shift moves both alike.
+        let probcut = ProbcutParams::load(&probcut_path)?;
+        let w = calibrated(c, w, probcut, a, report)?;
+        file::save(&w, &eval_path)?;
+        stamp(&format!("calibrated weights written to {}", eval_path.display()));
+    }
+    stamp("done");
     Ok(())
 }
 

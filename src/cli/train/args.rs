@@ -120,9 +120,9 @@ pub struct AllArgs {
     /// Endgame positions of the probcut fit.
     #[arg(long, default_value_t = 600)]
     pub probcut_end_positions: usize,
-    /// Calibrate the final weights' parity biases (as `train calibrate` does, its defaults)
-    /// on positions of this many self-play games of theirs (0: no calibration), then fit the
-    /// probcut parameters of the calibrated weights.
+    /// Calibrate the final weights' parity biases (as `train calibrate` does, with their
+    /// probcut parameters) on positions of this many self-play games of theirs (0: no
+    /// calibration); the probcut parameters stay as fitted.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub calibrate_games: usize,
     /// Seed of the calibration's self-play games.

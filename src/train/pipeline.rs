@@ -111,7 +111,13 @@ pub fn run_all(a: &AllConfig, report: &dyn Report) -> anyhow::Result<()> {
     let w = fit_to(a, &samples, &eval_path, report)?;
     stamp(&format!("weights written to {}", eval_path.display()));
     let probcut_path = a.out.join("probcut.json");
-    probcut_to_file(&games, &a.probcut, Arc::new(w.clone()), &probcut_path, report)?;
+    probcut_to_file(
+        &games,
+        &a.probcut,
+        Arc::new(w.clone()),
+        &probcut_path,
+        report,
+    )?;
     stamp("probcut parameters written");
     if let Some(c) = &a.calibrate {
         // The probcut parameters stay those of the fit: a shallow search and the deep one it
@@ -119,7 +125,10 @@ pub fn run_all(a: &AllConfig, report: &dyn Report) -> anyhow::Result<()> {
         let probcut = ProbcutParams::load(&probcut_path)?;
         let w = calibrated(c, w, probcut, a, report)?;
         file::save(&w, &eval_path)?;
-        stamp(&format!("calibrated weights written to {}", eval_path.display()));
+        stamp(&format!(
+            "calibrated weights written to {}",
+            eval_path.display()
+        ));
     }
     stamp("done");
     Ok(())

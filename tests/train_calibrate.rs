@@ -44,22 +44,20 @@ fn calibrate(source: [&str; 2], out: &std::path::Path, threads: &str, more: &[&s
     text(&ok(outflank(&args)).stdout)
 }
 
+/// 30 self-play games at depth 2 from `seed`, written to `games.wtb` in `dir`.
+fn games(dir: &std::path::Path, seed: &str) -> std::path::PathBuf {
+    let wtb = dir.join("games.wtb");
+    let args = [
+        "train", "selfplay", "--games", "30", "--depth", "2", "--seed", seed,
+    ];
+    ok(outflank(&[&args[..], &["--out", s(&wtb)]].concat()));
+    wtb
+}
+
 #[test]
 fn calibration_shifts_the_two_biases_by_what_it_reports_and_nothing_else() {
     let dir = temp_dir("calibrate", "shifts");
-    let wtb = dir.join("games.wtb");
-    ok(outflank(&[
-        "train",
-        "selfplay",
-        "--games",
-        "30",
-        "--depth",
-        "2",
-        "--seed",
-        "5",
-        "--out",
-        s(&wtb),
-    ]));
+    let wtb = games(&dir, "5");
     let positions = dir.join("positions.obf");
     let two = dir.join("two.ofw");
     let report = calibrate(
@@ -175,19 +173,7 @@ fn bad_calibrations_are_refused_before_anything_is_written() {
 #[test]
 fn train_all_calibrates_as_train_calibrate_does() {
     let dir = temp_dir("calibrate", "all");
-    let wtb = dir.join("games.wtb");
-    ok(outflank(&[
-        "train",
-        "selfplay",
-        "--games",
-        "30",
-        "--depth",
-        "2",
-        "--seed",
-        "7",
-        "--out",
-        s(&wtb),
-    ]));
+    let wtb = games(&dir, "7");
     let all = |name: &str, extra: &[&str]| {
         let (out, work) = (dir.join(name), dir.join(format!("{name}-work")));
         let mut args = vec![

@@ -771,9 +771,9 @@ fn a_game_that_cannot_be_written_is_an_error_and_exit_status_2() {
 #[test]
 fn a_synchro_match_shares_the_clock_between_its_two_games() {
     // Both games wait for the client's one search at once, and each game's clock runs
-    // while it thinks about the other: each plans with half its clock, and so uses no more
-    // of it than a single game does (about 60% here; planning with the whole clock each
-    // game used over 80%).
+    // while it thinks about the other: while both run, each plans with at most half its
+    // main time (src/protocol/ggs/budget.rs), as its debug log says; how much of the clock
+    // that uses depends on the machine's load, so only "not all of it" is checked.
     let server = FakeGgs::start(ServerConfig::default());
     let dir = scratch("synchro-clock");
     let mut client = ClientProc::start(&server, &dir, PASSWORD, &["--matches", "1"]);
@@ -786,6 +786,30 @@ fn a_synchro_match_shares_the_clock_between_its_two_games() {
     for g in &finished {
         let me = g.color_of(ME).unwrap();
         let used = main - g.main_left[if me == Color::Black { 0 } else { 1 }];
-        assert!(used <= 0.7 * main, "{}: {used:.2} s of {main} used", g.id);
+        assert!(used < main, "{}: {used:.2} s of {main} used", g.id);
+    }
+    let err = client.stderr();
+    let plans: Vec<(f64, f64, usize)> = err
+        .lines()
+        .filter_map(|l| {
+            let rest = l.split(" plans with ").nth(1)?;
+            let n: Vec<&str> = rest.split_whitespace().collect();
+            Some((
+                n[0].parse().ok()?,
+                n[3].parse().ok()?,
+                n[7].trim_start_matches('(').parse().ok()?,
+            ))
+        })
+        .collect();
+    assert!(
+        plans.iter().any(|p| p.2 == 2),
+        "no move planned with both games running: {err}"
+    );
+    for &(plan, left, running) in &plans {
+        assert!(running <= 2, "{plan} {left} {running}");
+        assert!(
+            plan * running as f64 <= left,
+            "{plan:.2} s planned of {left:.2} s with {running} games running"
+        );
     }
 }

@@ -91,13 +91,18 @@ impl Ggs {
             })
             .count();
         let g = self.games.get_mut(&b.id).expect("inserted");
-        g.ctl
-            .clock_mut()
-            .set_left(plays, plan_time(clock, 1 + others), 0);
+        let plan = plan_time(clock, 1 + others);
+        g.ctl.clock_mut().set_left(plays, plan, 0);
         if over || pos.to_move != plays {
             g.turn = None;
             return Ok(());
         }
+        log::debug!(
+            "GGS: {}: plans with {plan:.2} s of {:.2} s main time ({} of its match's games running)",
+            b.id,
+            clock.main,
+            1 + others
+        );
         if g.sent_for == Some(pos) {
             return Ok(());
         }

@@ -372,7 +372,7 @@ fn a_new_book_file_starts_from_the_shipped_book() {
 
 #[test]
 fn an_interrupted_build_keeps_its_last_save() {
-    // A build far too big to finish here, saved every 0.6 s and killed after 4 s: the file
+    // A build far too big to finish here, saved often and killed while it runs: the file
     // holds a sound book that --from can go on with.
     let path = temp("interrupted.book");
     let p = path.to_str().unwrap();
@@ -398,7 +398,17 @@ fn an_interrupted_build_keeps_its_last_save() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("run outflank");
-    std::thread::sleep(std::time::Duration::from_secs(4));
+    // Killed once a save holds 10 positions (not after a fixed time: under load the first
+    // saves come later), with a deadline.
+    let start = std::time::Instant::now();
+    while !file::load(&path).is_ok_and(|b| b.len() >= 10) {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(120),
+            "no save of 10 positions in 120 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
     child.kill().unwrap();
     let out = child.wait_with_output().unwrap();
     let err = text(&out.stderr);

@@ -229,6 +229,40 @@ pub fn measure_all(
     results.into_iter().collect()
 }
 
+/// A calibration: the errors of the searches, the model fitted to them, and the weights
+/// with the model's shifts.
+#[derive(Clone, Debug)]
+pub struct Calibration {
+    /// The errors of the searches with the weights before.
+    pub measured: Vec<Measured>,
+    /// The model fitted to them.
+    pub model: ParityErrors,
+    /// The weights searched with, their biases shifted by [`ParityErrors::shifts`].
+    pub weights: Weights,
+}
+
+/// Calibrates `m`'s weights on `entries`: the depths checked ([`check_depths`]), every entry
+/// searched to every depth ([`measure_all`], `pb` counting the searches), the model fitted
+/// and its shifts applied.
+pub fn calibrate(
+    entries: &[ObfEntry],
+    depths: &RangeInclusive<u32>,
+    m: &Measuring,
+    pb: &ProgressBar,
+) -> anyhow::Result<Calibration> {
+    check_depths(entries, depths)?;
+    let measured = measure_all(entries, depths.clone(), m, pb)?;
+    let model = ParityErrors::fit(&measured)?;
+    let (even, odd) = model.shifts();
+    let mut weights = (*m.weights).clone();
+    shift_biases(&mut weights, even, odd);
+    Ok(Calibration {
+        measured,
+        model,
+        weights,
+    })
+}
+
 /// `+1` for an even number, `-1` for an odd one.
 fn sign(n: u32) -> f64 {
     if n.is_multiple_of(2) { 1.0 } else { -1.0 }

@@ -175,31 +175,27 @@ fn calibrated(
             .with_context(|| format!("cannot write {}", obf_path.display()))?;
         solved
     };
-    calibrate::check_depths(&entries, &c.depths)?;
     let m = Measuring {
-        weights: w.clone(),
+        weights: w,
         probcut: Some(ProbcutParams::searched_from(probcut)),
         hash_mb: c.hash_mb,
         selectivity: Limits::default().selectivity,
     };
     let pb = report.bar((entries.len() * c.depths.clone().count()) as u64);
-    let measured = calibrate::measure_all(&entries, c.depths.clone(), &m, &pb)?;
+    let done = calibrate::calibrate(&entries, &c.depths, &m, &pb)?;
     pb.finish_and_clear();
-    let model = calibrate::ParityErrors::fit(&measured)?;
-    let (even, odd) = model.shifts();
+    let (even, odd) = done.model.shifts();
     report.say(
         None,
         &format!(
             "calibration on {} positions: leaf error {:+.2} at even empties, {:+.2} at odd; bias shifts {even:+} and {odd:+} (1/{} disc)",
             entries.len(),
-            model.at_leaf(0),
-            model.at_leaf(1),
+            done.model.at_leaf(0),
+            done.model.at_leaf(1),
             crate::eval::SCALE
         ),
     );
-    let mut out = (*w).clone();
-    calibrate::shift_biases(&mut out, even, odd);
-    Ok(out)
+    Ok(done.weights)
 }
 
 /// The samples of `games`, labelled and written to `path`, or read from it when resuming.

@@ -7,9 +7,7 @@ use super::args::CalibrateArgs;
 use crate::cli::common::{plural, read_obf};
 use crate::notation::{ObfEntry, write_obf};
 use crate::search::{Limits, ProbcutParams};
-use crate::train::calibrate::{
-    self, Cell, Measured, Measuring, ParityErrors, check_depths, measure_all, shift_biases,
-};
+use crate::train::calibrate::{self, Cell, Measured, Measuring, ParityErrors, measure_all};
 use crate::train::report::Report;
 use crate::train::sources::wthor_games;
 use anyhow::Context;
@@ -27,25 +25,27 @@ pub fn run(a: CalibrateArgs) -> anyhow::Result<i32> {
         .map(|p| ProbcutParams::load(p).map(ProbcutParams::searched_from))
         .transpose()?;
     let entries = positions(&a)?;
-    check_depths(&entries, &depths)?;
     let before = Measuring {
-        weights: weights.clone(),
+        weights,
         probcut,
         hash_mb: a.hash_mb,
         selectivity: a.selectivity.unwrap_or(Limits::default().selectivity),
     };
-    let measured = searches(&entries, &depths, &before, "measuring")?;
-    let model = ParityErrors::fit(&measured)?;
-    let (even, odd) = model.shifts();
-    let mut shifted = (*weights).clone();
-    shift_biases(&mut shifted, even, odd);
-    crate::eval::save(&shifted, &a.out)?;
+    let pb = searches_bar(&entries, &depths, "measuring");
+    let done = calibrate::calibrate(&entries, &depths, &before, &pb)?;
+    pb.finish_and_clear();
+    crate::eval::save(&done.weights, &a.out)?;
     let after = Measuring {
-        weights: Arc::new(shifted),
+        weights: Arc::new(done.weights),
         ..before
     };
-    let checked = searches(&entries, &depths, &after, "checking")?;
-    print!("{}", report(&entries, &measured, &model, &checked));
+    let pb = searches_bar(&entries, &depths, "checking");
+    let checked = measure_all(&entries, depths.clone(), &after, &pb)?;
+    pb.finish_and_clear();
+    print!(
+        "{}",
+        report(&entries, &done.measured, &done.model, &checked)
+    );
     println!(
         "written to {} in {:.1} s",
         a.out.display(),
@@ -87,18 +87,15 @@ fn positions(a: &CalibrateArgs) -> anyhow::Result<Vec<ObfEntry>> {
     Ok(solved)
 }
 
-/// Every position searched to every depth, with a bar.
-fn searches(
+/// A bar counting the searches of every position to every depth.
+fn searches_bar(
     entries: &[ObfEntry],
     depths: &std::ops::RangeInclusive<u32>,
-    m: &Measuring,
     what: &'static str,
-) -> anyhow::Result<Vec<Measured>> {
+) -> indicatif::ProgressBar {
     let pb = Stderr.bar((entries.len() * depths.clone().count()) as u64);
     pb.set_message(what);
-    let out = measure_all(entries, depths.clone(), m, &pb)?;
-    pb.finish_and_clear();
-    Ok(out)
+    pb
 }
 
 /// The report: the positions, the errors by depth and parity before, as the model predicts

@@ -162,6 +162,49 @@ fn bad_calibrations_are_refused_before_anything_is_written() {
         s(&out),
     ]);
     assert_eq!(out2.status.code(), Some(2), "{}", text(&out2.stderr));
+    // Depths that cannot calibrate on the drawn positions are refused before any is drawn
+    // or solved (`--positions-out` stays unwritten), by `train calibrate` and by `train all`
+    // before its first step (the work directory stays unmade).
+    let positions = dir.join("positions.obf");
+    let bad_plans: [(&[&str], &str); 2] = [
+        (
+            &["--empties", "20,25", "--depths", "10-20"],
+            "depth 20 solves",
+        ),
+        (&["--empties", "20,22", "--depths", "12"], "cannot tell"),
+    ];
+    for (plan, says) in bad_plans {
+        let mut args = vec!["train", "calibrate", "--wthor", s(&wtb), "--out", s(&out)];
+        args.extend_from_slice(&["--positions-out", s(&positions)]);
+        args.extend_from_slice(plan);
+        assert_clean_error(&outflank(&args), says);
+        assert!(!positions.exists(), "{plan:?} solved positions");
+    }
+    let work = dir.join("all-work");
+    assert_clean_error(
+        &outflank(&[
+            "train",
+            "all",
+            "--wthor",
+            s(&wtb),
+            "--out",
+            s(&dir.join("all-out")),
+            "--work",
+            s(&work),
+            "--calibrate-games",
+            "10",
+            "--calibrate-empties",
+            "20,22",
+            "--calibrate-depths",
+            "12",
+        ]),
+        "cannot tell",
+    );
+    assert!(
+        !work.exists(),
+        "a refused train all made {}",
+        work.display()
+    );
     assert!(
         !out.exists(),
         "a refused calibration wrote {}",

@@ -63,6 +63,8 @@ impl Default for CalibrateConfig {
 pub enum CalibrateError {
     /// No position to measure.
     NoPositions,
+    /// No depth to search (the depths start at 1).
+    NoDepths,
     /// A depth reaches a position's empties: that search solves it and measures nothing.
     DepthSolves {
         /// The depth.
@@ -79,6 +81,7 @@ impl fmt::Display for CalibrateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CalibrateError::NoPositions => write!(f, "no position to calibrate on"),
+            CalibrateError::NoDepths => write!(f, "no depth to search: the depths start at 1"),
             CalibrateError::DepthSolves { depth, empties } => write!(
                 f,
                 "depth {depth} solves the positions of {empties} empties: the depths must stay \
@@ -184,22 +187,44 @@ pub struct Measured {
     pub error: i32,
 }
 
-/// Checks that `depths` can calibrate on `entries`: some position, and every depth below
-/// the fewest empties.
+/// Checks that `depths` can calibrate on `entries`: some position, every depth below the
+/// fewest empties, and the parts separable ([`check_plan`] on the entries' numbers of
+/// empties).
 pub fn check_depths(
     entries: &[ObfEntry],
     depths: &RangeInclusive<u32>,
 ) -> Result<(), CalibrateError> {
-    let fewest = entries
+    let empties: Vec<u32> = entries
         .iter()
         .map(|e| e.position.board.empty_count())
-        .min()
-        .ok_or(CalibrateError::NoPositions)?;
+        .collect();
+    check_plan(&empties, depths)
+}
+
+/// Checks, before any position is drawn or solved, that searches to `depths` from roots
+/// with `empties` empty squares can calibrate: some roots, every depth below the fewest
+/// empties, and both parities of depth + empties among the searches (with only one, the
+/// parity of the depth and that of the root go together, or against each other, in every
+/// search, and [`ParityErrors::fit`] cannot tell `a` from `b`).
+pub fn check_plan(empties: &[u32], depths: &RangeInclusive<u32>) -> Result<(), CalibrateError> {
+    let fewest = *empties.iter().min().ok_or(CalibrateError::NoPositions)?;
+    if depths.is_empty() {
+        return Err(CalibrateError::NoDepths);
+    }
     if *depths.end() >= fewest {
         return Err(CalibrateError::DepthSolves {
             depth: *depths.end(),
             empties: fewest,
         });
+    }
+    let mut kinds = [false; 2];
+    for &e in empties {
+        for d in depths.clone().take(2) {
+            kinds[((e + d) % 2) as usize] = true;
+        }
+    }
+    if kinds != [true, true] {
+        return Err(CalibrateError::NotSeparable);
     }
     Ok(())
 }
@@ -413,6 +438,33 @@ mod tests {
         assert_eq!(e.shifts(), (-6, 41));
         assert!((e.predict(14, 25) - (-0.27 - 0.37)).abs() < 1e-12);
         assert!((e.predict(13, 20) - (0.27 + 0.37)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_plan_is_checked_before_any_position_is_solved() {
+        assert_eq!(check_plan(&[20, 25], &(10..=13)), Ok(()));
+        // One depth from roots of both parities, or depths of both parities from one.
+        assert_eq!(check_plan(&[20, 25], &(12..=12)), Ok(()));
+        assert_eq!(check_plan(&[20], &(10..=11)), Ok(()));
+        // One depth from roots of one parity cannot separate the parts.
+        assert_eq!(
+            check_plan(&[20, 22], &(12..=12)),
+            Err(CalibrateError::NotSeparable)
+        );
+        assert_eq!(
+            check_plan(&[20, 25], &(20..=21)),
+            Err(CalibrateError::DepthSolves {
+                depth: 21,
+                empties: 20
+            })
+        );
+        assert_eq!(
+            check_plan(&[], &(10..=13)),
+            Err(CalibrateError::NoPositions)
+        );
+        #[allow(clippy::reversed_empty_ranges)]
+        let none = 13..=10;
+        assert_eq!(check_plan(&[20, 25], &none), Err(CalibrateError::NoDepths));
     }
 
     #[test]

@@ -54,6 +54,10 @@ pub fn run_all(a: &AllConfig, report: &dyn Report) -> anyhow::Result<()> {
         let line = format!("[{:7.1} s] {what}", start.elapsed().as_secs_f64());
         report.say(None, &line);
     };
+    // A calibration that cannot run is refused now, not after the hour before it.
+    if let Some(c) = &a.calibrate {
+        calibrate::check_plan(&c.empties, &c.depths)?;
+    }
     std::fs::create_dir_all(&a.work)
         .with_context(|| format!("cannot create {}", a.work.display()))?;
     std::fs::create_dir_all(&a.out)

@@ -24,7 +24,7 @@ pub fn run(a: CalibrateArgs) -> anyhow::Result<i32> {
         .as_deref()
         .map(|p| ProbcutParams::load(p).map(ProbcutParams::searched_from))
         .transpose()?;
-    let entries = positions(&a)?;
+    let entries = positions(&a, &depths)?;
     let before = Measuring {
         weights,
         probcut,
@@ -55,8 +55,11 @@ pub fn run(a: CalibrateArgs) -> anyhow::Result<i32> {
 }
 
 /// The positions: `--obf`'s, or those drawn from `--wthor`'s games and solved (written to
-/// `--positions-out` when asked).
-fn positions(a: &CalibrateArgs) -> anyhow::Result<Vec<ObfEntry>> {
+/// `--positions-out` when asked), once `--empties` and `depths` are known to calibrate.
+fn positions(
+    a: &CalibrateArgs,
+    depths: &std::ops::RangeInclusive<u32>,
+) -> anyhow::Result<Vec<ObfEntry>> {
     if let Some(path) = &a.obf {
         let file = path.display().to_string();
         let (_, numbered) = read_obf(&file)?;
@@ -66,6 +69,7 @@ fn positions(a: &CalibrateArgs) -> anyhow::Result<Vec<ObfEntry>> {
         }
         return Ok(numbered.into_iter().map(|(_, e)| e).collect());
     }
+    calibrate::check_plan(&a.empties, depths)?;
     let games = wthor_games(&a.wthor)?;
     let drawn = calibrate::draw_positions(&games, &a.empties, a.count);
     for &e in &a.empties {

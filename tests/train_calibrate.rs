@@ -265,17 +265,36 @@ fn train_all_calibrates_as_train_calibrate_does() {
         read(calibrated.join("probcut.json")),
         read(plain.join("probcut.json"))
     );
+    // Its games are those `train selfplay` plays with the fit's weights and probcut
+    // parameters, at depth 6 and the calibration's seed (9001 by default).
+    let (fit_eval, fit_probcut) = (plain.join("eval.ofw"), plain.join("probcut.json"));
+    let with_fit = |step: &[&str]| {
+        let mut args = step.to_vec();
+        args.extend_from_slice(&[
+            "--eval-file",
+            s(&fit_eval),
+            "--probcut-file",
+            s(&fit_probcut),
+        ]);
+        outflank(&args)
+    };
+    let played = dir.join("played.wtb");
+    let step = [
+        "train", "selfplay", "--games", "20", "--depth", "6", "--seed", "9001",
+    ];
+    ok(with_fit(&[&step[..], &["--out", s(&played)]].concat()));
+    assert!(
+        read(played) == read(work.join("calibrate.wtb")),
+        "other games"
+    );
     // The same calibration by `train calibrate`, from the same games and probcut parameters.
     let by_hand = dir.join("by-hand.ofw");
-    ok(outflank(&[
+    let games = work.join("calibrate.wtb");
+    ok(with_fit(&[
         "train",
         "calibrate",
         "--wthor",
-        s(&work.join("calibrate.wtb")),
-        "--eval-file",
-        s(&plain.join("eval.ofw")),
-        "--probcut-file",
-        s(&plain.join("probcut.json")),
+        s(&games),
         "--empties",
         "12,13",
         "--count",

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{assert_clean_error, ok, outflank, s, temp_dir, text};
+use common::{SMALL_TRAIN_ALL, assert_clean_error, ok, outflank, s, temp_dir, text};
 use outflank::eval::{Weights, load, shipped_weights};
 use outflank::train::calibrate::shift_biases;
 
@@ -224,16 +224,6 @@ fn train_all_calibrates_as_train_calibrate_does() {
             "all",
             "--wthor",
             s(&wtb),
-            "--selfplay-games",
-            "0",
-            "--exact-empties",
-            "8",
-            "--epochs",
-            "3",
-            "--probcut-positions",
-            "8",
-            "--probcut-end-positions",
-            "4",
             "--threads",
             "2",
             "--out",
@@ -242,6 +232,7 @@ fn train_all_calibrates_as_train_calibrate_does() {
         args.push(&out_s);
         args.push("--work");
         args.push(&work_s);
+        args.extend_from_slice(SMALL_TRAIN_ALL);
         args.extend_from_slice(extra);
         let run = ok(outflank(&args));
         (out, work, text(&run.stderr))

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{ok, s, temp_dir, text};
+use common::{SMALL_TRAIN_ALL, ok, s, temp_dir, text};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -182,16 +182,6 @@ fn a_store_in_shards_verifies_regenerates_resumes_and_is_one_shard_byte_for_byte
             s(manifest),
             "--store",
             s(store),
-            "--selfplay-games",
-            "0",
-            "--exact-empties",
-            "8",
-            "--epochs",
-            "3",
-            "--probcut-positions",
-            "8",
-            "--probcut-end-positions",
-            "4",
             "--threads",
             "1",
             "--out",
@@ -199,6 +189,7 @@ fn a_store_in_shards_verifies_regenerates_resumes_and_is_one_shard_byte_for_byte
             "--work",
             s(&work),
         ];
+        args.extend_from_slice(SMALL_TRAIN_ALL);
         args.extend_from_slice(extra);
         let run = ok(outflank(&args));
         assert!(

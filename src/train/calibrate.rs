@@ -65,6 +65,13 @@ pub enum CalibrateError {
     NoPositions,
     /// No depth to search (the depths start at 1).
     NoDepths,
+    /// No game has a position at this number of empties with a move to play.
+    NoPositionAt {
+        /// The number of empties.
+        empties: u32,
+        /// The games looked through.
+        games: usize,
+    },
     /// A depth reaches a position's empties: that search solves it and measures nothing.
     DepthSolves {
         /// The depth.
@@ -82,6 +89,11 @@ impl fmt::Display for CalibrateError {
         match self {
             CalibrateError::NoPositions => write!(f, "no position to calibrate on"),
             CalibrateError::NoDepths => write!(f, "no depth to search: the depths start at 1"),
+            CalibrateError::NoPositionAt { empties, games } => write!(
+                f,
+                "no position with {empties} empties and a move in the {games} game{}",
+                if *games == 1 { "" } else { "s" }
+            ),
             CalibrateError::DepthSolves { depth, empties } => write!(
                 f,
                 "depth {depth} solves the positions of {empties} empties: the depths must stay \
@@ -102,10 +114,15 @@ impl std::error::Error for CalibrateError {}
 
 /// The first `count` distinct positions at each of `empties` empty squares met in `games`
 /// (game by game, in order), each with a legal move for its side to move, in the order of
-/// `empties`.
-pub fn draw_positions(games: &[GameRecord], empties: &[u32], count: usize) -> Vec<Position> {
+/// `empties`; an error names a number of empties no game has such a position at.
+pub fn draw_positions(
+    games: &[GameRecord],
+    empties: &[u32],
+    count: usize,
+) -> Result<Vec<Position>, CalibrateError> {
     let mut out = Vec::new();
     for &e in empties {
+        let before = out.len();
         let mut seen = std::collections::HashSet::new();
         let at_e = games
             .iter()
@@ -118,8 +135,14 @@ pub fn draw_positions(games: &[GameRecord], empties: &[u32], count: usize) -> Ve
             board,
             to_move: if black { Color::Black } else { Color::White },
         }));
+        if out.len() == before {
+            return Err(CalibrateError::NoPositionAt {
+                empties: e,
+                games: games.len(),
+            });
+        }
     }
-    out
+    Ok(out)
 }
 
 /// Each position solved exactly on the current rayon pool (one engine with `hash_mb` of
@@ -438,6 +461,25 @@ mod tests {
         assert_eq!(e.shifts(), (-6, 41));
         assert!((e.predict(14, 25) - (-0.27 - 0.37)).abs() < 1e-12);
         assert!((e.predict(13, 20) - (0.27 + 0.37)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn empties_no_game_reaches_are_refused() {
+        assert_eq!(
+            draw_positions(&[], &[20, 25], 5),
+            Err(CalibrateError::NoPositionAt {
+                empties: 20,
+                games: 0
+            })
+        );
+        assert!(
+            CalibrateError::NoPositionAt {
+                empties: 20,
+                games: 1
+            }
+            .to_string()
+            .ends_with("in the 1 game")
+        );
     }
 
     #[test]

@@ -171,7 +171,7 @@ fn calibrated(
         crate::notation::parse_obf(&text).with_context(|| format!("in {}", obf_path.display()))?
     } else {
         let games = data::read_games(std::slice::from_ref(&games_path))?;
-        let drawn = calibrate::draw_positions(&games, &c.empties, c.count);
+        let drawn = calibrate::draw_positions(&games, &c.empties, c.count)?;
         let pb = report.bar(drawn.len() as u64);
         let solved = calibrate::solve_positions(&drawn, c.hash_mb, &pb);
         pb.finish_and_clear();

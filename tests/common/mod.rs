@@ -8,6 +8,21 @@ use std::process::{Command, Output, Stdio};
 
 pub mod requirements;
 
+/// The options of a small `train all` run for the tests: no self-play, exact labels to 8
+/// empties, 3 epochs, a probcut fit on a handful of positions.
+pub const SMALL_TRAIN_ALL: &[&str] = &[
+    "--selfplay-games",
+    "0",
+    "--exact-empties",
+    "8",
+    "--epochs",
+    "3",
+    "--probcut-positions",
+    "8",
+    "--probcut-end-positions",
+    "4",
+];
+
 /// The shared data folder (see [`requirements::find_shared_data`]). A test that calls it
 /// carries `#[cfg_attr(outflank_no_shared_data, ignore = "...")]`, so that it shows as ignored
 /// where the data is missing; when it runs anyway (under `CI=true`, or the data went away

@@ -280,6 +280,11 @@ pub struct SelfplayArgs {
     pub commit: Option<String>,
 }
 
+/// The depths of a parsed `--depths A-B` (or `--calibrate-depths`): from A, or 1 for 0, to B.
+pub fn search_depths((a, b): (u32, u32)) -> std::ops::RangeInclusive<u32> {
+    a.max(1)..=b
+}
+
 /// `N` or `A-B` (A <= B <= 60): a range of numbers of moves or of empties.
 fn parse_range(s: &str) -> Result<(u32, u32), String> {
     let bad = || format!("a number N or a range A-B with A <= B <= 60, got `{s}`");

@@ -17,7 +17,7 @@ use std::time::Instant;
 /// Runs `outflank train calibrate`.
 pub fn run(a: CalibrateArgs) -> anyhow::Result<i32> {
     let start = Instant::now();
-    let depths = a.depths.0.max(1)..=a.depths.1;
+    let depths = super::args::search_depths(a.depths);
     let weights = crate::eval::load_or_shipped(a.eval_file.as_deref())?;
     let probcut = a
         .probcut_file
@@ -71,15 +71,7 @@ fn positions(
     }
     calibrate::check_plan(&a.empties, depths)?;
     let games = wthor_games(&a.wthor)?;
-    let drawn = calibrate::draw_positions(&games, &a.empties, a.count);
-    for &e in &a.empties {
-        let n = drawn.iter().filter(|p| p.board.empty_count() == e).count();
-        anyhow::ensure!(
-            n > 0,
-            "no position with {e} empties and a move in the {}",
-            plural(games.len(), "game")
-        );
-    }
+    let drawn = calibrate::draw_positions(&games, &a.empties, a.count)?;
     let pb = Stderr.bar(drawn.len() as u64);
     pb.set_message("solving");
     let solved = calibrate::solve_positions(&drawn, a.hash_mb, &pb);

@@ -319,7 +319,7 @@ fn all_config(a: AllArgs) -> anyhow::Result<crate::train::pipeline::AllConfig> {
             seed: a.calibrate_seed,
             empties: a.calibrate_empties,
             count: a.calibrate_count,
-            depths: a.calibrate_depths.0.max(1)..=a.calibrate_depths.1,
+            depths: args::search_depths(a.calibrate_depths),
             ..CalibrateConfig::default()
         }),
         resume: a.resume,

@@ -3,7 +3,7 @@
 //! end of the game it hands over to the exact solver.
 
 use super::context::{NO_SELECTIVITY, PROBCUT_T, Searcher};
-use super::probcut::ProbcutParams;
+use super::probcut::{PROBCUT_MIN_DEPTH, ProbcutParams};
 use super::pvs::{Child, MoveList};
 use super::tt::NO_MOVE;
 use crate::board::{Board, flips, legal_moves};
@@ -11,6 +11,18 @@ use std::ops::ControlFlow;
 
 /// From this depth on, a node may be split between threads.
 pub const SPLIT_DEPTH: i32 = 5;
+
+/// From this depth on, a node looks each of its children up in the table before it orders
+/// them, and stops when one is known to refute it (enhanced transposition cutoff).
+pub const ETC_DEPTH: i32 = 6;
+
+/// Move ordering searches each move in the node's window widened by this many discs on each
+/// side: a move far outside it needs only a bound to be placed.
+const SORT_MARGIN: i32 = 3;
+
+/// The weight of a move's replies (the opponent's mobility, corners counted twice) in its
+/// ordering key, in 64ths of a disc each.
+const MOBILITY_WEIGHT: i32 = 32;
 
 /// Corners, for move ordering.
 const CORNERS: u64 = 0x8100_0000_0000_0081;
@@ -57,7 +69,7 @@ impl Searcher<'_> {
             }
             tt_move = en.best;
         }
-        if self.level < NO_SELECTIVITY && depth >= 3 {
+        if self.level < NO_SELECTIVITY && depth >= PROBCUT_MIN_DEPTH {
             if let Some(v) = self.probcut(b, alpha, beta, depth) {
                 return v;
             }
@@ -66,7 +78,9 @@ impl Searcher<'_> {
             }
         }
         let mut list = MoveList::new();
-        self.order_moves(b, moves, tt_move, depth, &mut list);
+        if let Some(v) = self.order_moves(b, moves, tt_move, depth, (alpha, beta), &mut list) {
+            return v;
+        }
         let (best, best_move) = self.search_moves(
             list.as_mut_slice(),
             alpha,
@@ -92,14 +106,30 @@ impl Searcher<'_> {
     }
 
     /// Pushes on `list` the moves of `b` and their keys (higher first): the hash move, then
-    /// by a shallow search (or the evaluation) and the opponent's mobility.
-    fn order_moves(&mut self, b: Board, moves: u64, tt_move: u8, depth: i32, list: &mut MoveList) {
+    /// by a shallow search (or the evaluation) in the node's window `(alpha, beta)` widened by
+    /// [`SORT_MARGIN`], less the opponent's mobility. From [`ETC_DEPTH`] on, returns instead
+    /// a score of at least `beta` when the table shows that a move reaches it (searched at
+    /// least `depth - 1` deep, at least as exactly).
+    fn order_moves(
+        &mut self,
+        b: Board,
+        moves: u64,
+        tt_move: u8,
+        depth: i32,
+        (alpha, beta): (i32, i32),
+        list: &mut MoveList,
+    ) -> Option<i32> {
+        let etc = depth >= ETC_DEPTH;
         let sort_depth = match depth {
-            ..=3 => 0,
-            4..=7 => 1,
-            8..=11 => 2,
+            ..=5 => 0,
+            6..=9 => 1,
+            10..=13 => 2,
             _ => 3,
         };
+        let (lo, hi) = (
+            (-beta - SORT_MARGIN).max(-64),
+            (-alpha + SORT_MARGIN).min(64),
+        );
         let after = (sort_depth == 0).then(|| self.sh.eval.after(&b));
         let mut m = moves;
         while m != 0 {
@@ -107,6 +137,12 @@ impl Searcher<'_> {
             m &= m - 1;
             let f = flips(b.player, b.opponent, sq);
             let child = Board::new(b.opponent ^ f, b.player ^ f ^ (1u64 << sq));
+            if etc && let Some(en) = self.sh.tt.probe(child.hash()) {
+                let v = -(en.upper as i32);
+                if en.depth as i32 >= depth - 1 && en.selectivity >= self.level && v >= beta {
+                    return Some(v);
+                }
+            }
             let replies = legal_moves(child.player, child.opponent);
             let key = if sq as u8 == tt_move {
                 i32::MAX
@@ -115,9 +151,9 @@ impl Searcher<'_> {
                 let v = if let Some(after) = &after {
                     -after.evaluate_with_moves(&child, replies)
                 } else {
-                    -self.mid(child, -64, 64, sort_depth - 1)
+                    -self.mid(child, lo, hi, sort_depth - 1)
                 };
-                v * 64 - mob * 8
+                v * 64 - mob * MOBILITY_WEIGHT
             };
             list.push(Child {
                 key,
@@ -126,6 +162,7 @@ impl Searcher<'_> {
                 moves: replies,
             });
         }
+        None
     }
 
     /// Multi-ProbCut: a shallow search predicts that the deep one would fall outside the

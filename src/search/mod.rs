@@ -426,6 +426,61 @@ mod tests {
         assert_eq!(best.mv.to_string(), "g8");
     }
 
+    /// The evaluation searched `depth` plies by plain alpha-beta (no table, no ordering, no
+    /// pruning beyond the window), as the midgame search counts plies: a pass costs none, a
+    /// finished game scores its discs.
+    fn reference_depth(e: &Engine, b: Board, depth: i32, alpha: i32, beta: i32) -> i32 {
+        if depth == 0 {
+            return e.evaluate(&b);
+        }
+        let moves = b.moves();
+        if moves == 0 {
+            if b.opponent_moves() == 0 {
+                return b.final_score();
+            }
+            return -reference_depth(e, b.passed(), depth, -beta, -alpha);
+        }
+        let (mut a, mut best) = (alpha, -65);
+        for sq in Square::iter(moves) {
+            let child = b.play(sq).expect("a legal move");
+            let v = -reference_depth(e, child, depth - 1, -beta, -a);
+            best = best.max(v);
+            a = a.max(v);
+            if a >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn midgame_search_without_probcut_is_minimax() {
+        // Without selectivity a fixed-depth search from a cleared table is the minimax of
+        // the evaluation: the table, enhanced transposition cutoffs, the ordering searches
+        // and their windows change the work, never the score (every transposition of a
+        // position lies at the same depth, its number of empties fixing its ply).
+        let e = Engine::new(EngineConfig::default());
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
+        for i in 0..8 {
+            let b = random_board(&mut rng, 36 + i);
+            if b.moves() == 0 {
+                continue;
+            }
+            for depth in [1, 2, 5, 7] {
+                e.clear_hash();
+                let limits = Limits {
+                    depth: Some(depth),
+                    selectivity: Selectivity::NONE,
+                    ..Limits::default()
+                };
+                let got = e.search(b, &limits, &mut |_| {});
+                let want = reference_depth(&e, b, depth as i32, -64, 64);
+                let score = got.best().map(|l| l.score);
+                assert_eq!(score, Some(want), "depth {depth} on {b:?}");
+            }
+        }
+    }
+
     #[test]
     fn small_endgames_match_reference() {
         let e = Engine::new(EngineConfig::default());

@@ -9,6 +9,11 @@
 //! deep depth and phase where measured ([`ProbcutParams::sigma_table`]), the linear formula
 //! elsewhere. They are saved as JSON ([`ProbcutParams::to_json`]).
 
+/// The shallowest midgame search that probcut may cut: depth 2, predicted by the evaluation
+/// (shallow depth 0). The fit measures depths from 3 on (`outflank train probcut`); depth 2
+/// takes the fitted linear formula's sigma.
+pub const PROBCUT_MIN_DEPTH: i32 = 2;
+
 /// Regression parameters of Multi-ProbCut.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProbcutParams {

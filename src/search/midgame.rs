@@ -137,11 +137,13 @@ impl Searcher<'_> {
             m &= m - 1;
             let f = flips(b.player, b.opponent, sq);
             let child = Board::new(b.opponent ^ f, b.player ^ f ^ (1u64 << sq));
-            if etc && let Some(en) = self.sh.tt.probe(child.hash()) {
-                let v = -(en.upper as i32);
-                if en.depth as i32 >= depth - 1 && en.selectivity >= self.level && v >= beta {
-                    return Some(v);
-                }
+            if etc
+                && let Some(en) = self.sh.tt.probe(child.hash())
+                && let ControlFlow::Break(v) =
+                    en.window((depth - 1) as u32, self.level, -beta, -alpha)
+                && -v >= beta
+            {
+                return Some(-v);
             }
             let replies = legal_moves(child.player, child.opponent);
             let key = if sq as u8 == tt_move {

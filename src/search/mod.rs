@@ -359,17 +359,38 @@ pub fn default_weights() -> Weights {
 /// the game: no table, no ordering, no pruning beyond the window. Slow (fine up to about 14
 /// empties); the reference the solver is tested against.
 pub fn reference_score(b: Board, alpha: i32, beta: i32) -> i32 {
+    // More plies than any game has left: no leaf is evaluated.
+    reference_alpha_beta(b, 61, alpha, beta, &|_| {
+        unreachable!("a game ends within 60 plies")
+    })
+}
+
+/// Plain alpha-beta (fail-soft, no table, no ordering) to `depth` plies, counted as the
+/// midgame search counts them: a position at depth 0 scores `leaf` (as the search's leaves
+/// do, even a finished game), a pass costs no ply, a finished game above depth 0 scores its
+/// discs.
+fn reference_alpha_beta(
+    b: Board,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    leaf: &impl Fn(&Board) -> i32,
+) -> i32 {
+    if depth == 0 {
+        return leaf(&b);
+    }
     let moves = b.moves();
     if moves == 0 {
         if b.opponent_moves() == 0 {
             return b.final_score();
         }
-        return -reference_score(b.passed(), -beta, -alpha);
+        return -reference_alpha_beta(b.passed(), depth, -beta, -alpha, leaf);
     }
     let mut a = alpha;
     let mut best = -65;
     for sq in Square::iter(moves) {
-        let v = -reference_score(b.play(sq).expect("a legal move"), -beta, -a);
+        let child = b.play(sq).expect("a legal move");
+        let v = -reference_alpha_beta(child, depth - 1, -beta, -a, leaf);
         best = best.max(v);
         a = a.max(v);
         if a >= beta {
@@ -426,33 +447,6 @@ mod tests {
         assert_eq!(best.mv.to_string(), "g8");
     }
 
-    /// The evaluation searched `depth` plies by plain alpha-beta (no table, no ordering, no
-    /// pruning beyond the window), as the midgame search counts plies: a pass costs none, a
-    /// finished game scores its discs.
-    fn reference_depth(e: &Engine, b: Board, depth: i32, alpha: i32, beta: i32) -> i32 {
-        if depth == 0 {
-            return e.evaluate(&b);
-        }
-        let moves = b.moves();
-        if moves == 0 {
-            if b.opponent_moves() == 0 {
-                return b.final_score();
-            }
-            return -reference_depth(e, b.passed(), depth, -beta, -alpha);
-        }
-        let (mut a, mut best) = (alpha, -65);
-        for sq in Square::iter(moves) {
-            let child = b.play(sq).expect("a legal move");
-            let v = -reference_depth(e, child, depth - 1, -beta, -a);
-            best = best.max(v);
-            a = a.max(v);
-            if a >= beta {
-                break;
-            }
-        }
-        best
-    }
-
     #[test]
     fn midgame_search_without_probcut_is_minimax() {
         // Without selectivity a fixed-depth search from a cleared table is the minimax of
@@ -474,7 +468,7 @@ mod tests {
                     ..Limits::default()
                 };
                 let got = e.search(b, &limits, &mut |_| {});
-                let want = reference_depth(&e, b, depth as i32, -64, 64);
+                let want = reference_alpha_beta(b, depth as i32, -64, 64, &|b| e.evaluate(b));
                 let score = got.best().map(|l| l.score);
                 assert_eq!(score, Some(want), "depth {depth} on {b:?}");
             }
